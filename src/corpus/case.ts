@@ -1,0 +1,47 @@
+// A case as the corpus declares it, after loading and before anchors are resolved.
+
+import type { Transport } from "../targets/observation.js";
+
+/** Where a case (or one of its fields) stands in its YAML file, for error messages. */
+export interface SourceRef {
+  file: string;
+  line: number;
+}
+
+/**
+ * What a spec-correct answer looks like.
+ * - `agree`: every build must answer the same bytes (no oracle derivation).
+ * - `oracle`: the answer must equal what the oracle derives from Zebra JSON-RPC.
+ * - `error`: the call must fail; `codes` lists the acceptable gRPC status names
+ *   (e.g. INVALID_ARGUMENT) or JSON-RPC error codes.
+ */
+export type Expectation =
+  | { kind: "agree" }
+  | { kind: "oracle" }
+  | { kind: "error"; codes: (string | number)[] };
+
+export interface Case {
+  id: string;
+  transport: Transport;
+  /** rpc name (gRPC) or JSON-RPC method name. */
+  method: string;
+  /**
+   * gRPC: the request message in the protobuf JSON mapping, possibly with `${anchor}`
+   * references; for a client-streaming rpc, a list of messages.
+   * JSON-RPC: the positional params array.
+   */
+  request: unknown;
+  expect: Expectation;
+  /** Field paths not compared, each named (e.g. "version", "vtx[*].fee"). */
+  volatile: string[];
+  /** Stream messages compared as a multiset rather than a sequence. */
+  unordered: boolean;
+  tags: string[];
+  /** Lightwallet protocol versions the expectation holds for (semver range), if limited. */
+  protocol?: string;
+  /** Chain profiles the case applies to (all when absent). */
+  chains?: string[];
+  /** Human description, shown in reports. */
+  title?: string;
+  source: SourceRef;
+}

@@ -1,0 +1,96 @@
+import { describe, expect, test } from "@jest/globals";
+import { ProblemsError, formatProblem } from "../yaml/located.js";
+import { parseCaseFile } from "./load.js";
+
+function problemsOf(text: string, name = "cases/grpc/GetBlock.yaml"): string[] {
+  try {
+    parseCaseFile(text, name, "grpc");
+  } catch (e) {
+    if (e instanceof ProblemsError) return e.problems.map(formatProblem);
+    throw e;
+  }
+  throw new Error("expected problems");
+}
+
+describe("case files", () => {
+  test("a valid file gives cases with ids, defaults applied and source lines", () => {
+    const cases = parseCaseFile([
+      "method: GetBlock",
+      "defaults:",
+      "  tags: [happy]",
+      "cases:",
+      "  - id: genesis",
+      "    request: { height: \"${genesis}\" }",
+      "  - id: no-height",
+      "    request: {}",
+      "    expect: { error: [INVALID_ARGUMENT] }",
+      "    tags: [invalid]",
+    ].join("\n"), "cases/grpc/GetBlock.yaml", "grpc");
+    expect(cases.map((c) => [c.id, c.expect.kind, c.tags, c.source.line])).toEqual([
+      ["GetBlock/genesis", "oracle", ["happy"], 5],
+      ["GetBlock/no-height", "error", ["happy", "invalid"], 7],
+    ]);
+    expect(cases[1]?.expect).toEqual({ kind: "error", codes: ["INVALID_ARGUMENT"] });
+  });
+
+  test("a wrong field type names file, line and field", () => {
+    const problems = problemsOf([
+      "method: GetBlock",
+      "cases:",
+      "  - id: genesis",
+      "    request: {}",
+      "    unordered: maybe",
+    ].join("\n"));
+    expect(problems).toEqual(["cases/grpc/GetBlock.yaml:5: cases[0].unordered: must be boolean"]);
+  });
+
+  test("a missing request and an unknown field are both reported", () => {
+    const problems = problemsOf([
+      "method: GetBlock",
+      "cases:",
+      "  - id: genesis",
+      "    requets: {}",
+    ].join("\n"));
+    expect(problems).toEqual(expect.arrayContaining([
+      "cases/grpc/GetBlock.yaml:3: cases[0].request: is required",
+      "cases/grpc/GetBlock.yaml:4: cases[0].requets: is not a known field",
+    ]));
+  });
+
+  test("a bad expectation says what is allowed", () => {
+    const problems = problemsOf([
+      "method: GetBlock",
+      "cases:",
+      "  - id: genesis",
+      "    request: {}",
+      "    expect: { error: INVALID_ARGUMENT }",
+    ].join("\n"));
+    expect(problems.join("\n")).toMatch(/^cases\/grpc\/GetBlock\.yaml:5: cases\[0\]\.expect/m);
+  });
+
+  test("duplicate ids, unknown methods and a file name that does not match", () => {
+    const problems = problemsOf([
+      "method: GetBlok",
+      "cases:",
+      "  - id: a",
+      "    request: {}",
+      "  - id: a",
+      "    request: {}",
+    ].join("\n"));
+    expect(problems).toEqual([
+      'cases/grpc/GetBlock.yaml:1: method: unknown grpc method "GetBlok"',
+      'cases/grpc/GetBlock.yaml:1: method: must equal the file name ("GetBlock")',
+      'cases/grpc/GetBlock.yaml:5: cases[1].id: duplicate id "a" (first at line 3)',
+    ]);
+  });
+
+  test("YAML syntax errors carry their line", () => {
+    const problems = problemsOf("method: GetBlock\ncases:\n  - id: a\n    request: {\n");
+    expect(problems[0]).toMatch(/^cases\/grpc\/GetBlock\.yaml:\d+: YAML syntax: /);
+  });
+
+  test("JSON-RPC requests must be params arrays", () => {
+    expect(() => parseCaseFile("method: getblock\ncases:\n  - id: a\n    request: {x: 1}\n", "cases/jsonrpc/getblock.yaml", "jsonrpc"))
+      .toThrow("cases/jsonrpc/getblock.yaml:4: cases[0].request: must be the positional params array");
+  });
+});

@@ -1,0 +1,79 @@
+// JSON Schemas of the corpus files. They are the reference for what a case file may hold;
+// the loader adds the checks a schema cannot express (unique ids, known methods).
+
+const errorCode = { anyOf: [{ type: "string", pattern: "^[A-Z_]+$" }, { type: "integer" }] };
+
+const expectation = {
+  anyOf: [
+    { enum: ["agree", "oracle"] },
+    {
+      type: "object",
+      required: ["error"],
+      additionalProperties: false,
+      properties: { error: { type: "array", minItems: 1, items: errorCode } },
+    },
+  ],
+};
+
+const caseSchema = {
+  type: "object",
+  required: ["id", "request"],
+  additionalProperties: false,
+  properties: {
+    id: { type: "string", pattern: "^[a-z0-9][a-z0-9._-]*$" },
+    title: { type: "string" },
+    request: {},
+    expect: expectation,
+    volatile: { type: "array", items: { type: "string", minLength: 1 } },
+    unordered: { type: "boolean" },
+    tags: { type: "array", items: { type: "string", pattern: "^[a-z0-9-]+$" } },
+    protocol: { type: "string" },
+    chains: { type: "array", items: { type: "string" }, minItems: 1 },
+  },
+};
+
+export const caseFileSchema = {
+  type: "object",
+  required: ["method", "cases"],
+  additionalProperties: false,
+  properties: {
+    method: { type: "string", minLength: 1 },
+    description: { type: "string" },
+    defaults: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        expect: expectation,
+        volatile: caseSchema.properties.volatile,
+        unordered: caseSchema.properties.unordered,
+        tags: caseSchema.properties.tags,
+        protocol: caseSchema.properties.protocol,
+        chains: caseSchema.properties.chains,
+      },
+    },
+    cases: { type: "array", minItems: 1, items: caseSchema },
+  },
+} as const;
+
+export const chainProfileSchema = {
+  type: "object",
+  required: ["name", "network", "anchors"],
+  additionalProperties: false,
+  properties: {
+    name: { type: "string", pattern: "^[a-z0-9-]+$" },
+    description: { type: "string" },
+    network: { enum: ["mainnet", "testnet", "regtest"] },
+    frozenAt: { type: "integer", minimum: 0 },
+    anchors: {
+      type: "object",
+      propertyNames: { pattern: "^[a-z][a-z0-9_]*$" },
+      additionalProperties: { type: ["integer", "string"] },
+    },
+    dynamic: {
+      type: "object",
+      description: "anchors resolved through the oracle at run start",
+      propertyNames: { pattern: "^[a-z][a-z0-9_]*$" },
+      additionalProperties: { enum: ["tip_height", "tip_hash"] },
+    },
+  },
+} as const;

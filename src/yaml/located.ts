@@ -1,0 +1,120 @@
+// YAML documents that remember where each value stands, so that every problem in a
+// user's file (cases, ledger, config) can be reported as file:line: field.
+
+import { isMap, isNode, isSeq, LineCounter, parseDocument, type Document } from "yaml";
+import type { ErrorObject, ValidateFunction } from "ajv";
+
+export type PathPart = string | number;
+
+export interface Problem {
+  file: string;
+  line: number;
+  /** Dotted field path with [n] indexes, e.g. `cases[3].expect`; "" for the whole file. */
+  field: string;
+  message: string;
+}
+
+export function formatProblem(p: Problem): string {
+  return `${p.file}:${p.line}: ${p.field ? `${p.field}: ` : ""}${p.message}`;
+}
+
+/** A set of problems found in user files; its message lists every one. */
+export class ProblemsError extends Error {
+  constructor(readonly problems: Problem[]) {
+    super(problems.map(formatProblem).join("\n"));
+    this.name = "ProblemsError";
+  }
+}
+
+export interface Located {
+  file: string;
+  value: unknown;
+  /** Line (1-based) of the value at `path`, or of its nearest ancestor that exists. */
+  lineOf(path: readonly PathPart[]): number;
+}
+
+export function fieldName(path: readonly PathPart[]): string {
+  let out = "";
+  for (const part of path) out += typeof part === "number" ? `[${part}]` : out ? `.${part}` : part;
+  return out;
+}
+
+/** Parses YAML text; syntax errors become problems with their line. */
+export function parseLocated(text: string, file: string): Located {
+  const lineCounter = new LineCounter();
+  const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw new ProblemsError(doc.errors.map((e) => ({
+      file,
+      line: lineCounter.linePos(e.pos[0]).line,
+      field: "",
+      message: `YAML syntax: ${e.message.split("\n")[0]}`,
+    })));
+  }
+  const lineOf = (path: readonly PathPart[]): number => {
+    let node: unknown = doc.contents;
+    let line = node && isNode(node) && node.range ? lineCounter.linePos(node.range[0]).line : 1;
+    for (const part of path) {
+      let next: unknown;
+      if (isMap(node)) {
+        const pair = node.items.find((p) => (isNode(p.key) ? (p.key as { value?: unknown }).value : p.key) === part);
+        if (pair && isNode(pair.key) && pair.key.range) line = lineCounter.linePos(pair.key.range[0]).line;
+        next = pair?.value;
+      } else if (isSeq(node) && typeof part === "number") {
+        next = node.items[part];
+      }
+      if (!next || !isNode(next)) break;
+      if (next.range && !isMap(node)) line = lineCounter.linePos(next.range[0]).line;
+      node = next;
+    }
+    return line;
+  };
+  return { file, value: doc.toJS({ maxAliasCount: 100 }), lineOf };
+}
+
+function pointerToPath(pointer: string): PathPart[] {
+  if (!pointer) return [];
+  return pointer.slice(1).split("/").map((s) => {
+    const k = s.replace(/~1/g, "/").replace(/~0/g, "~");
+    return /^\d+$/.test(k) ? Number(k) : k;
+  });
+}
+
+function describeAjvError(e: ErrorObject): { path: PathPart[]; message: string } {
+  const path = pointerToPath(e.instancePath);
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case "required":
+      return { path: [...path, String(p.missingProperty)], message: "is required" };
+    case "additionalProperties":
+      return { path: [...path, String(p.additionalProperty)], message: "is not a known field" };
+    case "enum":
+      return { path, message: `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` };
+    default:
+      return { path, message: e.message ?? e.keyword };
+  }
+}
+
+/**
+ * Validates a located document with a compiled JSON Schema and turns ajv's errors into
+ * problems. For `oneOf`/`anyOf` failures only the most specific errors are kept, so a
+ * user sees "expect.error must be array" rather than every branch that did not match.
+ */
+export function schemaProblems(validate: ValidateFunction, located: Located): Problem[] {
+  if (validate(located.value)) return [];
+  const errors = validate.errors ?? [];
+  const deepest = errors.filter((e) => e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if");
+  const chosen = deepest.length > 0 ? deepest : errors;
+  const seen = new Set<string>();
+  const out: Problem[] = [];
+  for (const e of chosen) {
+    const { path, message } = describeAjvError(e);
+    const p = { file: located.file, line: located.lineOf(path), field: fieldName(path), message };
+    const key = `${p.line}|${p.field}|${p.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(p);
+    }
+  }
+  return out;
+}
