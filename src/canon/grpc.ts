@@ -1,0 +1,218 @@
+// Canonical form of a gRPC answer: the status, and per message the exact wire bytes,
+// the bytes compared (wire bytes minus declared volatile fields, nothing else touched),
+// a deterministic re-encoding and the protobuf JSON form.
+
+import { fromBinary, toBinary, type DescMessage, type DescMethod, type JsonValue, type Message } from "@bufbuild/protobuf";
+import type { Fault, GrpcObservation } from "../targets/observation.js";
+import { checkGrpcPattern, exciseWire } from "./excise.js";
+import { hex, messageJson, type UnknownFieldNote } from "./grpc-json.js";
+import { grpcCodeName } from "./grpc-status.js";
+import { appendIndex, isIndexLike, type Segment } from "./paths.js";
+import { messagePrefix, parseVolatile, removeJsonPaths, type Exclusion, type VolatilePattern } from "./volatile.js";
+import { findUndecodable } from "./wire.js";
+
+export interface GrpcStatus {
+  code: number;
+  /** e.g. INVALID_ARGUMENT. */
+  name: string;
+  /** grpc-message; "" when declared volatile (the exclusion is recorded). */
+  message: string;
+}
+
+export interface Undecodable {
+  /** Offset of the first malformed byte, when the framing shows it. */
+  offset?: number;
+  reason: string;
+}
+
+export interface GrpcMessageForm {
+  /** Index of this message in arrival order (differs from its position when sorted). */
+  arrival: number;
+  /** The payload exactly as framed on the wire. */
+  wire: Uint8Array;
+  /** What is compared: `wire` without declared volatile fields; `wire` itself when none matched. */
+  compared: Uint8Array;
+  /** toBinary(schema, fromBinary(schema, compared)); absent when undecodable (and in a
+   * lazy form until `materialize`). Equal re-encodings with different compared bytes
+   * are exactly an encoding-only difference. */
+  reencoded?: Uint8Array;
+  /** Decoded `compared`, for field-level comparison; absent when undecodable. */
+  decoded?: Message;
+  /** Protobuf JSON form of `wire`, defaults emitted, unknown fields under `$unknown`,
+   * volatile fields removed. An undecodable message is `{"$undecodable": {...}}`.
+   * Absent only in a lazy form, until `materialize` runs. */
+  json?: JsonValue;
+  /** Unknown fields that remain after volatile removal (absent like `json`). */
+  unknown?: UnknownFieldNote[];
+  undecodable?: Undecodable;
+}
+
+export interface GrpcCanonical {
+  transport: "grpc";
+  method: string;
+  schema: DescMessage;
+  streaming: boolean;
+  status: GrpcStatus;
+  fault?: Fault;
+  /** In arrival order, or sorted by `compared` bytes when `unordered` is true. */
+  messages: GrpcMessageForm[];
+  /** The declared volatile paths. */
+  volatile: readonly string[];
+  /** What the declarations removed; paths use arrival indexes. */
+  excluded: Exclusion[];
+  /** Whether messages were sorted (an unordered stream). */
+  unordered: boolean;
+}
+
+export interface GrpcCanonOptions {
+  /** Server-streaming rpc: paths get a `[i]` message prefix. */
+  streaming: boolean;
+  volatile?: readonly string[];
+  /** Compare stream messages as a multiset (sorted by their compared bytes). */
+  unordered?: boolean;
+  /** Leave messages that no volatile path touches undecoded until `materialize` is
+   * called on them: the comparison decodes only the messages that differ. */
+  lazy?: boolean;
+}
+
+/** Options for an rpc, from its descriptor and the case's declarations. */
+export function grpcCanonOptions(method: DescMethod, c: { volatile?: readonly string[]; unordered?: boolean }): GrpcCanonOptions {
+  return { streaming: method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming", volatile: c.volatile, unordered: c.unordered };
+}
+
+interface StreamPattern {
+  text: string;
+  /** Which messages it applies to; undefined = every message. */
+  select?: Segment;
+  /** Message-relative rest; empty = the whole message. */
+  rest: Segment[];
+}
+
+/** Throws on a volatile path that is malformed or names a field the schema lacks. */
+export function canonGrpc(obs: GrpcObservation, schema: DescMessage, options: GrpcCanonOptions): GrpcCanonical {
+  const declared = options.volatile ?? [];
+  const { status: statusPatterns, stream } = splitPatterns(parseVolatile(declared), schema);
+  const excluded: Exclusion[] = [];
+  const status: GrpcStatus = { code: obs.code, name: grpcCodeName(obs.code), message: obs.message };
+  for (const p of statusPatterns) {
+    excluded.push({ pattern: p.text, path: "status.message", value: obs.message });
+    status.message = "";
+  }
+  const messages: GrpcMessageForm[] = [];
+  obs.messages.forEach((wire, i) => {
+    const mine = stream.filter((p) => !p.select || (p.select.kind === "any" || (p.select.kind === "index" && p.select.index === i)));
+    const prefix = messagePrefix(options.streaming, i);
+    if (mine.some((p) => p.rest.length === 0)) {
+      for (const p of mine.filter((q) => q.rest.length === 0)) excluded.push({ pattern: p.text, path: appendIndex("", i), value: hex(wire) });
+      return;
+    }
+    const patterns = mine.map((p) => ({ text: p.text, segments: p.rest }));
+    messages.push(patterns.length === 0 && options.lazy ? { arrival: i, wire, compared: wire } : messageForm(wire, i, schema, patterns, prefix, excluded));
+  });
+  const unordered = options.streaming && options.unordered === true;
+  if (unordered) messages.sort((a, b) => Buffer.compare(a.compared, b.compared) || a.arrival - b.arrival);
+  return { transport: "grpc", method: obs.method, schema, streaming: options.streaming, status, fault: obs.fault, messages, volatile: declared, excluded, unordered };
+}
+
+function splitPatterns(patterns: VolatilePattern[], schema: DescMessage): { status: VolatilePattern[]; stream: StreamPattern[] } {
+  const status: VolatilePattern[] = [];
+  const stream: StreamPattern[] = [];
+  for (const p of patterns) {
+    const [a, b] = p.segments;
+    if (p.segments.length === 2 && a.kind === "field" && a.name === "status" && b.kind === "field") {
+      if (b.name === "message") {
+        status.push(p);
+        continue;
+      }
+      if (b.name === "code") throw new Error(`volatile path "status.code": the status code is always compared`);
+    }
+    const select = isIndexLike(a) ? a : undefined;
+    const rest = select ? p.segments.slice(1) : p.segments;
+    if (rest.length > 0) checkGrpcPattern(schema, rest, p.text);
+    stream.push({ text: p.text, select, rest });
+  }
+  return { status, stream };
+}
+
+function messageForm(
+  wire: Uint8Array,
+  arrival: number,
+  schema: DescMessage,
+  patterns: VolatilePattern[],
+  prefix: string,
+  excluded: Exclusion[],
+): GrpcMessageForm {
+  if (patterns.length === 0) return materialize({ arrival, wire, compared: wire }, schema);
+  const original = decode(wire, schema);
+  if (!("$typeName" in original)) {
+    for (const p of patterns) excluded.push({ pattern: p.text, path: prefix, note: "not applied: the message does not decode" });
+    return undecodableForm({ arrival, wire, compared: wire }, original);
+  }
+  const { json, unknown } = messageJson(schema, original);
+  const removed = removeJsonPaths(json, patterns, "");
+  let compared = wire;
+  try {
+    compared = exciseWire(wire, schema, patterns.map((p) => p.segments));
+  } catch (e) {
+    // The library decoded what the framing check rejects (e.g. a wire type that does not
+    // match the field): compare the bytes whole rather than guess which bytes to cut.
+    for (const p of patterns) excluded.push({ pattern: p.text, path: prefix, note: `not applied to the wire bytes: ${(e as Error).message}` });
+  }
+  const decoded = compared === wire ? original : fromBinary(schema, compared);
+  for (const r of removed) excluded.push({ ...r, path: joinPath(prefix, r.path) });
+  const gone = removed.map((r) => r.path);
+  const kept = gone.length === 0 ? unknown : unknown.filter((u) => !gone.some((g) => u.path === g || u.path.startsWith(g + ".") || u.path.startsWith(g + "[")));
+  return { arrival, wire, compared, reencoded: toBinary(schema, decoded), decoded, json, unknown: kept };
+}
+
+function decode(wire: Uint8Array, schema: DescMessage): Message | Undecodable {
+  try {
+    return fromBinary(schema, wire);
+  } catch (e) {
+    const at = findUndecodable(wire, schema);
+    return at ? { offset: at.offset, reason: at.reason } : { reason: (e as Error).message };
+  }
+}
+
+function undecodableForm(m: GrpcMessageForm, undecodable: Undecodable): GrpcMessageForm {
+  m.undecodable = undecodable;
+  m.json = { $undecodable: { ...undecodable, bytes: hex(m.wire) } } as JsonValue;
+  m.unknown = [];
+  return m;
+}
+
+/** Fills in the decoded views of a message of a lazy form, JSON included (in place, once). */
+export function materialize(m: GrpcMessageForm, schema: DescMessage): GrpcMessageForm {
+  if (m.json !== undefined) return m;
+  decodeForm(m, schema);
+  if (m.undecodable) return undecodableForm(m, m.undecodable);
+  const { json, unknown } = messageJson(schema, m.decoded!);
+  m.reencoded = toBinary(schema, m.decoded!);
+  m.json = json;
+  m.unknown = unknown;
+  return m;
+}
+
+/** Fills in `decoded` (or `undecodable`) only: what a field-level comparison needs,
+ * without the cost of the re-encoding and the JSON form. */
+export function decodeForm(m: GrpcMessageForm, schema: DescMessage): GrpcMessageForm {
+  if (m.decoded !== undefined || m.undecodable !== undefined) return m;
+  const msg = decode(m.compared, schema);
+  if (!("$typeName" in msg)) return undecodableForm(m, msg);
+  m.decoded = msg;
+  return m;
+}
+
+/** The JSON form of the whole answer: the message (or null) for a unary rpc, the array
+ * of messages for a stream. */
+export function grpcJson(c: GrpcCanonical): JsonValue {
+  const json = (m: GrpcMessageForm) => materialize(m, c.schema).json!;
+  return c.streaming ? c.messages.map(json) : c.messages.length > 0 ? json(c.messages[0]) : null;
+}
+
+/** A message-relative path under a stream prefix: `[2]` + `vtx[0].fee`. */
+export function joinPath(prefix: string, rel: string): string {
+  if (prefix === "") return rel;
+  if (rel === "") return prefix;
+  return rel.startsWith("[") ? prefix + rel : `${prefix}.${rel}`;
+}

@@ -1,0 +1,91 @@
+// Canonical form of a JSON-RPC answer: the parsed body, its RFC 8785 (JCS) bytes and the
+// split into result / error. JCS fixes key order, whitespace, string escapes and number
+// spelling, which is why the raw bytes are kept too: when raw bytes differ and JCS bytes
+// do not, the difference is reported as encoding-only rather than hidden.
+
+import canonicalize from "canonicalize";
+import type { JsonValue } from "@bufbuild/protobuf";
+import type { Fault, JsonRpcObservation } from "../targets/observation.js";
+import { parseVolatile, removeJsonPaths, isObject, type Exclusion } from "./volatile.js";
+
+export type JsonRpcOutcome =
+  | { kind: "result"; result: JsonValue }
+  | { kind: "error"; code: JsonValue; message: JsonValue; data?: JsonValue }
+  /** A JSON body with neither a result nor an error member. */
+  | { kind: "none" };
+
+export interface JsonRpcCanonical {
+  transport: "jsonrpc";
+  method: string;
+  httpStatus: number;
+  fault?: Fault;
+  /** The body exactly as received. */
+  raw: Uint8Array;
+  /** The parsed body after volatile removal; absent when the body is not JSON. */
+  body?: JsonValue;
+  /** Why the body is not JSON (kept as bytes). */
+  notJson?: string;
+  /** JCS bytes of the whole parsed body, before volatile removal. */
+  jcsAll?: Uint8Array;
+  /** What is compared: JCS bytes after volatile removal, or `raw` when not JSON. */
+  compared: Uint8Array;
+  outcome: JsonRpcOutcome;
+  volatile: readonly string[];
+  excluded: Exclusion[];
+  /** Integer literals that a JavaScript number cannot hold exactly (JCS would round them). */
+  lossyNumbers: string[];
+}
+
+const enc = new TextEncoder();
+const dec = new TextDecoder("utf-8", { fatal: true });
+
+export function canonJsonRpc(obs: JsonRpcObservation, options: { volatile?: readonly string[] } = {}): JsonRpcCanonical {
+  const declared = options.volatile ?? [];
+  const patterns = parseVolatile(declared);
+  const base = { transport: "jsonrpc" as const, method: obs.method, httpStatus: obs.httpStatus, fault: obs.fault, raw: obs.body, volatile: declared };
+  let text: string;
+  let body: JsonValue;
+  try {
+    text = dec.decode(obs.body);
+    body = JSON.parse(text) as JsonValue;
+  } catch (e) {
+    const excluded = patterns.map((p) => ({ pattern: p.text, path: "", note: "not applied: the body is not JSON" }));
+    const notJson = obs.body.length === 0 ? "empty body" : (e as Error).message;
+    return { ...base, notJson, compared: obs.body, outcome: { kind: "none" }, excluded, lossyNumbers: [] };
+  }
+  const jcsAll = enc.encode(canonicalize(body) ?? "");
+  const excluded = removeJsonPaths(body, patterns, "");
+  const compared = excluded.length === 0 ? jcsAll : enc.encode(canonicalize(body) ?? "");
+  return { ...base, body, jcsAll, compared, outcome: outcomeOf(body), excluded, lossyNumbers: lossyIntegers(text) };
+}
+
+/** An error member that is present and not null wins; zcashd sends `"error": null` on success. */
+export function outcomeOf(body: JsonValue): JsonRpcOutcome {
+  if (!isObject(body)) return { kind: "none" };
+  const err = body["error"];
+  if (err !== undefined && err !== null) {
+    if (isObject(err)) {
+      const o: JsonRpcOutcome = { kind: "error", code: err["code"] ?? null, message: err["message"] ?? null };
+      if (err["data"] !== undefined) o.data = err["data"];
+      return o;
+    }
+    return { kind: "error", code: null, message: err };
+  }
+  if (Object.prototype.hasOwnProperty.call(body, "result")) return { kind: "result", result: body["result"] };
+  return { kind: "none" };
+}
+
+const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/** Integer literals outside strings whose value a double cannot represent exactly. */
+export function lossyIntegers(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(TOKENS)) {
+    const t = m[0];
+    if (t[0] === '"' || /[.eE]/.test(t)) continue;
+    const n = Number(t);
+    if (Number.isSafeInteger(n)) continue;
+    if (!Number.isFinite(n) || BigInt(t) !== BigInt(n)) out.push(t);
+  }
+  return out;
+}
