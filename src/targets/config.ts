@@ -1,0 +1,247 @@
+// zconform.config.yaml: which builds to check, where they listen, how to authenticate,
+// and the limits each run uses. Every problem names the file, the line and the field,
+// and all problems are reported at once.
+
+import { Ajv } from "ajv";
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { ConfigError, schemaProblems, type ConfigProblem } from "./config-errors.js";
+import { configSchema, type IMPLEMENTATIONS } from "./config-schema.js";
+import { fieldName, pointer, readYaml, type Path } from "./config-yaml.js";
+import type { Auth, GrpcEndpoint, JsonRpcEndpoint } from "./endpoint.js";
+
+export type { Auth, GrpcEndpoint, JsonRpcEndpoint } from "./endpoint.js";
+export { describeEndpoint, isInsecure } from "./endpoint.js";
+export { redact, secretsOf } from "./secrets.js";
+export { ConfigError, formatProblem, type ConfigProblem } from "./config-errors.js";
+
+export type Implementation = (typeof IMPLEMENTATIONS)[number];
+
+export interface Limits {
+  concurrency: number;
+  deadlineMs: number;
+  maxMessageBytes: number;
+  maxStreamMessages: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  concurrency: 4,
+  deadlineMs: 30_000,
+  maxMessageBytes: 16 * 1024 * 1024,
+  maxStreamMessages: 10_000_000,
+};
+
+/** A server under test. Limits are resolved: the build's own, else `defaults`, else built-in. */
+export interface Build extends Limits {
+  name: string;
+  implementation: Implementation;
+  version?: string;
+  /** Declared lightwallet-protocol version; when absent, read from GetLightdInfo. */
+  protocolVersion?: string;
+  grpc?: GrpcEndpoint;
+  jsonrpc?: JsonRpcEndpoint;
+  /** An emulated profile of the embedded fixture network, never the real thing. */
+  emulated: boolean;
+  profile?: string;
+  source: { file: string; line: number };
+}
+
+export interface Oracle {
+  jsonrpc: JsonRpcEndpoint;
+  source: { file: string; line: number };
+}
+
+export interface RunConfig {
+  /** The config file as named by the caller. */
+  file: string;
+  chain: string;
+  oracle?: Oracle;
+  defaults: Limits;
+  builds: Build[];
+}
+
+export interface ParseOptions {
+  /** Variables for `${NAME}`; default process.env. */
+  env?: Record<string, string | undefined>;
+  /** Directory relative paths resolve against; default the config file's directory. */
+  baseDir?: string;
+  /** Check that caFile exists. Default true. */
+  checkFiles?: boolean;
+}
+
+export function loadConfig(path: string, opts: ParseOptions = {}): RunConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new ConfigError([{ file: path, line: 1, field: "", message: `cannot read: ${(e as Error).message}` }]);
+  }
+  return parseConfig(text, path, opts);
+}
+
+const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
+ajv.addVocabulary(["x-message"]);
+const validate = ajv.compile(configSchema);
+
+interface RawEndpoint {
+  url: string;
+  caFile?: string;
+  insecureSkipVerify?: boolean;
+  serverName?: string;
+  user?: string;
+  password?: string;
+  bearerToken?: string;
+  cookieFile?: string;
+  headers?: Record<string, string>;
+}
+interface RawBuild extends Partial<Limits> {
+  name: string;
+  implementation: Implementation;
+  version?: string;
+  protocolVersion?: string;
+  grpc?: RawEndpoint;
+  jsonrpc?: RawEndpoint;
+  emulated?: boolean;
+  profile?: string;
+}
+interface RawConfig {
+  chain: string;
+  oracle?: { jsonrpc: RawEndpoint };
+  defaults?: Partial<Limits>;
+  builds: RawBuild[];
+}
+
+export function parseConfig(text: string, fileName: string, opts: ParseOptions = {}): RunConfig {
+  const yaml = readYaml(text, opts.env ?? process.env);
+  const problems: ConfigProblem[] = [];
+  const add = (line: number, path: Path, message: string) =>
+    problems.push({ file: fileName, line, field: fieldName(path), message });
+  const lineAt = (path: Path, key = false): number => {
+    const w = yaml.where.get(pointer(path));
+    return (key ? w?.keyLine : undefined) ?? w?.line ?? 1;
+  };
+  for (const p of yaml.problems) add(p.line, p.path, p.message);
+  // undefined: the YAML did not parse, and its errors are already in `problems`.
+  if (yaml.value === undefined) throw new ConfigError(problems);
+  if (yaml.value === null) {
+    add(1, [], "the file is empty");
+    throw new ConfigError(problems);
+  }
+
+  if (!validate(yaml.value)) {
+    for (const p of schemaProblems(validate.errors ?? [], yaml)) add(lineAt(p.linePath ?? p.path, p.atKey), p.path, p.message);
+  }
+  if (problems.length > 0) throw new ConfigError(sorted(problems));
+
+  const raw = yaml.value as RawConfig;
+  const baseDir = opts.baseDir ?? dirname(resolve(fileName));
+  const ctx: EndpointContext = { baseDir, checkFiles: opts.checkFiles ?? true, add, lineAt };
+  const defaults: Limits = { ...DEFAULT_LIMITS, ...raw.defaults };
+  const config: RunConfig = { file: fileName, chain: raw.chain, defaults, builds: [] };
+  if (raw.oracle) {
+    config.oracle = {
+      jsonrpc: endpointFrom(raw.oracle.jsonrpc, ["oracle", "jsonrpc"], ctx),
+      source: { file: fileName, line: lineAt(["oracle"], true) },
+    };
+  }
+  const seen = new Map<string, number>();
+  raw.builds.forEach((b, i) => {
+    const at: Path = ["builds", i];
+    const first = seen.get(b.name);
+    if (first !== undefined) add(lineAt([...at, "name"]), [...at, "name"], `duplicate build name "${b.name}" (also builds[${first}])`);
+    else seen.set(b.name, i);
+    if (!b.grpc && !b.jsonrpc) add(lineAt(at), at, "needs a grpc or a jsonrpc endpoint (or both)");
+    if (b.emulated && !b.profile) add(lineAt([...at, "emulated"]), [...at, "profile"], "is required when emulated is true");
+    if (b.profile && !b.emulated) add(lineAt([...at, "profile"]), [...at, "profile"], "only applies to emulated builds (emulated: true)");
+    const build: Build = {
+      name: b.name,
+      implementation: b.implementation,
+      emulated: b.emulated === true,
+      concurrency: b.concurrency ?? defaults.concurrency,
+      deadlineMs: b.deadlineMs ?? defaults.deadlineMs,
+      maxMessageBytes: b.maxMessageBytes ?? defaults.maxMessageBytes,
+      maxStreamMessages: b.maxStreamMessages ?? defaults.maxStreamMessages,
+      source: { file: fileName, line: lineAt(at) },
+    };
+    if (b.version !== undefined) build.version = b.version;
+    if (b.protocolVersion !== undefined) build.protocolVersion = b.protocolVersion;
+    if (b.profile !== undefined) build.profile = b.profile;
+    if (b.grpc) build.grpc = endpointFrom(b.grpc, [...at, "grpc"], ctx);
+    if (b.jsonrpc) build.jsonrpc = endpointFrom(b.jsonrpc, [...at, "jsonrpc"], ctx);
+    config.builds.push(build);
+  });
+  if (problems.length > 0) throw new ConfigError(sorted(problems));
+  return config;
+}
+
+interface EndpointContext {
+  baseDir: string;
+  checkFiles: boolean;
+  add(line: number, path: Path, message: string): void;
+  lineAt(path: Path, key?: boolean): number;
+}
+
+function endpointFrom(raw: RawEndpoint, at: Path, ctx: EndpointContext): GrpcEndpoint {
+  const field = (k: string): Path => [...at, k];
+  const complain = (k: string, message: string) => ctx.add(ctx.lineAt(field(k)), field(k), message);
+  let url: URL;
+  try {
+    url = new URL(raw.url);
+  } catch {
+    complain("url", "must be a URL (http:// or https://)");
+    return { url: raw.url };
+  }
+  const out: GrpcEndpoint = { url: raw.url };
+  const methods: Auth[] = [];
+  // Credentials in the URL would be printed wherever the URL is; move them out of it.
+  if (url.username || url.password) {
+    methods.push({ kind: "basic", user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) });
+    url.username = "";
+    url.password = "";
+    out.url = url.toString().replace(/\/$/, raw.url.endsWith("/") ? "/" : "");
+  }
+  if (raw.user !== undefined || raw.password !== undefined) {
+    if (raw.user === undefined) complain("password", "needs user as well");
+    else if (raw.password === undefined) complain("user", "needs password as well");
+    else methods.push({ kind: "basic", user: raw.user, password: raw.password });
+  }
+  if (raw.bearerToken !== undefined) methods.push({ kind: "bearer", token: raw.bearerToken });
+  if (raw.cookieFile !== undefined) methods.push({ kind: "cookie", cookieFile: resolvePath(raw.cookieFile, ctx.baseDir) });
+  if (methods.length > 1) {
+    const k = raw.cookieFile !== undefined ? "cookieFile" : raw.bearerToken !== undefined ? "bearerToken" : "user";
+    complain(k, "use one way to authenticate: user/password, bearerToken, cookieFile or credentials in the URL");
+  }
+  if (methods[0]) out.auth = methods[0];
+
+  const tlsFields = ["caFile", "insecureSkipVerify", "serverName"] as const;
+  if (url.protocol === "http:") {
+    for (const k of tlsFields) if (raw[k] !== undefined) complain(k, "only applies to https:// URLs");
+  }
+  if (raw.caFile !== undefined) {
+    out.caFile = resolvePath(raw.caFile, ctx.baseDir);
+    if (ctx.checkFiles && !existsSync(out.caFile)) complain("caFile", `file not found: ${out.caFile}`);
+  }
+  if (raw.insecureSkipVerify === true) out.insecureSkipVerify = true;
+  if (raw.serverName !== undefined) out.serverName = raw.serverName;
+  if (raw.headers) {
+    out.headers = {};
+    for (const [k, v] of Object.entries(raw.headers)) {
+      const name = k.toLowerCase();
+      if (name === "authorization" && out.auth) complain("headers", "authorization header conflicts with the credentials given");
+      out.headers[name] = v;
+    }
+  }
+  return out;
+}
+
+/** `~` is the home directory; relative paths are relative to the config file. */
+export function resolvePath(p: string, baseDir: string): string {
+  if (p === "~") return homedir();
+  if (p.startsWith("~/")) return resolve(homedir(), p.slice(2));
+  return isAbsolute(p) ? p : resolve(baseDir, p);
+}
+
+function sorted(problems: ConfigProblem[]): ConfigProblem[] {
+  return [...problems].sort((a, b) => a.line - b.line);
+}

@@ -1,0 +1,305 @@
+// The life of one gRPC call on an open HTTP/2 stream: send the request frames, collect
+// headers, frames and trailers, and turn whatever happens into one observation. Every
+// path ends in exactly one settle(); listeners stay attached afterwards so late stream
+// events are swallowed instead of crashing the process.
+
+import http2 from "node:http2";
+import { FrameReader, isFrameError } from "./grpc-frames.js";
+import type { SessionLease } from "./grpc-session.js";
+import {
+  decodeGrpcMessage,
+  grpcCodeFromHttpStatus,
+  grpcCodeFromRstCode,
+  GrpcCode,
+} from "./grpc-status.js";
+import type { Fault, GrpcObservation } from "./observation.js";
+import { isTlsError } from "./tls.js";
+
+/** An observation plus the number of messages, which stays right when they are not kept. */
+export interface GrpcCallObservation extends GrpcObservation {
+  messageCount: number;
+}
+
+export interface StreamLimits {
+  deadlineMs: number;
+  maxMessageBytes: number;
+  maxMessages: number;
+  onMessage?: (bytes: Uint8Array, index: number) => void | Promise<void>;
+}
+
+const { NGHTTP2_CANCEL } = http2.constants;
+const HIDDEN_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie"]);
+
+export function runGrpcStream(
+  stream: http2.ClientHttp2Stream,
+  lease: SessionLease,
+  body: Uint8Array,
+  methodName: string,
+  limits: StreamLimits,
+  startedAt: number,
+  t0: number,
+): Promise<GrpcCallObservation> {
+  return new Promise((resolve, reject) => {
+    const obs: GrpcCallObservation = {
+      transport: "grpc",
+      method: methodName,
+      code: GrpcCode.OK,
+      message: "",
+      messages: [],
+      messageCount: 0,
+      headers: {},
+      trailers: {},
+      wireBytes: 0,
+      timing: { startedAt, totalMs: 0 },
+    };
+    const reader = new FrameReader(limits.maxMessageBytes);
+    let settled = false;
+    let statusFields: http2.IncomingHttpHeaders | undefined; // trailers, or a trailers-only HEADERS
+    let grpcEncoding: string | undefined;
+    let streamError: Error | undefined;
+    let draining = false; // an async onMessage is pending
+    let closed = false;
+
+    const settle = (fault?: Fault, code?: number, message?: string): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (fault) {
+        obs.fault = fault;
+        obs.code = code ?? GrpcCode.UNKNOWN;
+        obs.message = message ?? fault.detail;
+      }
+      obs.timing.totalMs = performance.now() - t0;
+      if (!stream.closed) stream.close(NGHTTP2_CANCEL);
+      lease.release();
+      resolve(obs);
+    };
+    const failCaller = (err: unknown): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (!stream.closed) stream.close(NGHTTP2_CANCEL);
+      lease.release();
+      reject(err);
+    };
+
+    const timer = setTimeout(() => {
+      settle(
+        { kind: "timeout", detail: `no complete answer within ${limits.deadlineMs} ms` },
+        GrpcCode.DEADLINE_EXCEEDED,
+      );
+    }, limits.deadlineMs);
+
+    stream.on("response", (headers, flags) => {
+      if (settled) return;
+      obs.timing.firstByteMs = performance.now() - t0;
+      const trailersOnly = (flags & http2.constants.NGHTTP2_FLAG_END_STREAM) !== 0;
+      if (trailersOnly) {
+        obs.trailers = visibleHeaders(headers);
+        statusFields = headers;
+      } else {
+        obs.headers = visibleHeaders(headers);
+      }
+      const httpStatus = Number(headers[":status"]);
+      if (httpStatus !== 200) {
+        const sent = parseStatus(headers);
+        const code = sent && typeof sent.code === "number" ? sent.code : grpcCodeFromHttpStatus(httpStatus);
+        const detail = `HTTP status ${httpStatus}` + (sent ? ` (grpc-status ${headers["grpc-status"]})` : "");
+        return settle({ kind: "http-status", detail }, code, sent ? sent.message : detail);
+      }
+      const ct = headerText(headers["content-type"]);
+      if (!(ct === undefined && trailersOnly) && !isGrpcContentType(ct)) {
+        return settle(
+          { kind: "content-type", detail: `content-type ${ct === undefined ? "missing" : JSON.stringify(ct)}, expected application/grpc` },
+          GrpcCode.UNKNOWN,
+        );
+      }
+      grpcEncoding = headerText(headers["grpc-encoding"]);
+    });
+
+    stream.on("data", (chunk: Buffer) => {
+      if (settled) return;
+      obs.wireBytes += chunk.length;
+      reader.push(chunk);
+      pump();
+    });
+
+    stream.on("trailers", (trailers) => {
+      if (settled) return;
+      obs.trailers = visibleHeaders(trailers);
+      statusFields = trailers;
+    });
+
+    stream.on("error", (err) => {
+      streamError ??= err;
+    });
+    stream.on("frameError", () => undefined);
+    stream.on("close", () => {
+      closed = true;
+      if (!draining) finish();
+    });
+
+    stream.end(body);
+
+    // Hands complete frames to the caller; pauses the stream while an async callback runs.
+    function pump(): void {
+      while (!settled && !draining) {
+        const next = reader.next();
+        if (next === undefined) return;
+        if (isFrameError(next)) {
+          const detail =
+            next.kind === "compressed" && grpcEncoding && grpcEncoding !== "identity"
+              ? `${next.detail} (server declared grpc-encoding ${grpcEncoding}; only identity was accepted)`
+              : next.detail;
+          const code = next.kind === "too-large" ? GrpcCode.RESOURCE_EXHAUSTED : GrpcCode.INTERNAL;
+          return settle({ kind: next.kind, detail }, code);
+        }
+        const index = obs.messageCount;
+        if (index >= limits.maxMessages) {
+          return settle(
+            { kind: "too-long", detail: `more than maxMessages (${limits.maxMessages}) messages on the stream` },
+            GrpcCode.RESOURCE_EXHAUSTED,
+          );
+        }
+        obs.messageCount++;
+        if (!limits.onMessage) {
+          obs.messages.push(next);
+          continue;
+        }
+        let pending: void | Promise<void>;
+        try {
+          pending = limits.onMessage(next, index);
+        } catch (e) {
+          return failCaller(e);
+        }
+        if (pending && typeof pending.then === "function") {
+          draining = true;
+          stream.pause();
+          pending.then(
+            () => {
+              draining = false;
+              if (settled) return;
+              stream.resume();
+              pump();
+              if (closed && !draining) finish();
+            },
+            (e) => {
+              draining = false;
+              failCaller(e);
+            },
+          );
+        }
+      }
+    }
+
+    // Runs once the stream is closed and every received frame was handed out.
+    function finish(): void {
+      if (settled) return;
+      pump();
+      if (settled || draining) return;
+      if (lease.aborted()) {
+        return settle({ kind: "reset", detail: "the target was aborted by the caller" }, GrpcCode.CANCELLED);
+      }
+      if (streamError) return settleError(streamError);
+      const leftover = reader.finish();
+      if (leftover) return settle(leftover, GrpcCode.INTERNAL);
+      if (statusFields) {
+        const status = parseStatus(statusFields);
+        if (!status) return settle({ kind: "protocol", detail: "trailers without grpc-status" }, GrpcCode.INTERNAL);
+        if (typeof status.code !== "number") {
+          return settle({ kind: "protocol", detail: `invalid grpc-status ${JSON.stringify(status.code)}` }, GrpcCode.INTERNAL);
+        }
+        obs.code = status.code;
+        obs.message = status.message;
+        return settle();
+      }
+      // node reports a stream cut by a dying session as an RST_STREAM CANCEL it never
+      // received, so the session's state decides between "reset" and "connection lost".
+      if (lease.session.destroyed) {
+        return settle({ kind: "reset", detail: "connection lost before a status" }, GrpcCode.UNAVAILABLE);
+      }
+      const rst = stream.rstCode ?? 0;
+      if (rst !== 0) {
+        return settle(
+          { kind: "reset", detail: `stream reset before a status (RST_STREAM ${rstName(rst)})` },
+          grpcCodeFromRstCode(rst),
+        );
+      }
+      const what = obs.timing.firstByteMs === undefined ? "response headers" : "trailers";
+      return settle({ kind: "protocol", detail: `stream ended without ${what} (no grpc-status)` }, GrpcCode.INTERNAL);
+    }
+
+    function settleError(err: Error): void {
+      const code = (err as { code?: string }).code ?? "";
+      if (code === "ERR_HTTP2_STREAM_ERROR") {
+        const rst = stream.rstCode ?? 0;
+        return settle(
+          { kind: "reset", detail: `server reset the stream (RST_STREAM ${rstName(rst)})` },
+          grpcCodeFromRstCode(rst),
+        );
+      }
+      // A stream queued on a session that failed to connect is cancelled by node; the
+      // session's own error (refused, certificate) is the useful part.
+      const root = code === "ERR_HTTP2_STREAM_CANCEL" && err.cause instanceof Error ? err.cause : err;
+      const rootCode = String((root as { code?: unknown }).code ?? "");
+      const text = `${rootCode && !root.message.includes(rootCode) ? rootCode + ": " : ""}${root.message.trim()}`;
+      if (!lease.connected() || isTlsError(root)) {
+        return settle({ kind: "unreachable", detail: text }, GrpcCode.UNAVAILABLE);
+      }
+      if (code === "ERR_HTTP2_ERROR" || code.startsWith("ERR_HTTP2_INVALID")) {
+        const hint = obs.timing.firstByteMs === undefined ? " (the server may not speak HTTP/2)" : "";
+        return settle({ kind: "protocol", detail: text + hint }, GrpcCode.INTERNAL);
+      }
+      return settle({ kind: "reset", detail: `connection lost: ${text}` }, GrpcCode.UNAVAILABLE);
+    }
+  });
+}
+
+function parseStatus(h: http2.IncomingHttpHeaders): { code: number | string; message: string } | undefined {
+  const raw = headerText(h["grpc-status"]);
+  if (raw === undefined) return undefined;
+  const code = /^\d{1,9}$/.test(raw.trim()) ? Number(raw.trim()) : raw;
+  return { code, message: decodeGrpcMessage(headerText(h["grpc-message"])) };
+}
+
+function headerText(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v.join(", ") : v;
+}
+
+function isGrpcContentType(ct: string | undefined): boolean {
+  if (ct === undefined) return false;
+  const t = ct.toLowerCase();
+  return t === "application/grpc" || t.startsWith("application/grpc+") || t.startsWith("application/grpc;");
+}
+
+/** Lower-case names without pseudo-headers and without anything that carries credentials. */
+function visibleHeaders(h: http2.IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) {
+    const name = k.toLowerCase();
+    if (name.startsWith(":") || HIDDEN_HEADERS.has(name) || v === undefined) continue;
+    out[name] = headerText(v)!;
+  }
+  return out;
+}
+
+const RST_NAMES: Record<number, string> = {
+  0x0: "NO_ERROR",
+  0x1: "PROTOCOL_ERROR",
+  0x2: "INTERNAL_ERROR",
+  0x3: "FLOW_CONTROL_ERROR",
+  0x4: "SETTINGS_TIMEOUT",
+  0x5: "STREAM_CLOSED",
+  0x6: "FRAME_SIZE_ERROR",
+  0x7: "REFUSED_STREAM",
+  0x8: "CANCEL",
+  0x9: "COMPRESSION_ERROR",
+  0xa: "CONNECT_ERROR",
+  0xb: "ENHANCE_YOUR_CALM",
+  0xc: "INADEQUATE_SECURITY",
+  0xd: "HTTP_1_1_REQUIRED",
+};
+
+function rstName(code: number): string {
+  return RST_NAMES[code] ?? `0x${code.toString(16)}`;
+}

@@ -1,0 +1,70 @@
+// What one build answered to one call: the exact bytes, the status and the timings.
+// Everything downstream (canon, diff, ledger, report) reads only this.
+
+export type Transport = "grpc" | "jsonrpc";
+
+/**
+ * Why no well-formed answer came back. Set only when the client itself had to give up
+ * or the bytes broke the transport's rules; a status the server sent is not a fault.
+ */
+export type FaultKind =
+  | "unreachable" // connection refused, DNS, TLS handshake
+  | "timeout" // the call's deadline passed
+  | "reset" // stream or connection closed before the end of the answer
+  | "malformed-frame" // gRPC framing broken (bad flag, lying length, truncated)
+  | "compressed" // a compressed frame although none was negotiated
+  | "content-type" // not application/grpc (or not JSON for JSON-RPC)
+  | "too-large" // a message over the configured maximum size
+  | "too-long" // a stream over the configured maximum number of messages
+  | "http-status" // HTTP status other than 200
+  | "empty-body" // JSON-RPC answer with no body (Zebra's answer to a bad cookie)
+  | "invalid-json" // JSON-RPC body that does not parse
+  | "wrong-id" // JSON-RPC answer for another request id
+  | "protocol"; // anything else the transport rejected
+
+export interface Fault {
+  kind: FaultKind;
+  detail: string;
+}
+
+export interface Timing {
+  /** Wall-clock start, ms since the epoch. */
+  startedAt: number;
+  /** ms from the start until the first response byte, when any arrived. */
+  firstByteMs?: number;
+  /** ms from the start until the call ended. */
+  totalMs: number;
+}
+
+export interface GrpcObservation {
+  transport: "grpc";
+  /** The rpc name, e.g. "GetBlock". */
+  method: string;
+  /** gRPC status code; 0 is OK. Synthesized by the client when `fault` is set. */
+  code: number;
+  /** grpc-message, decoded; "" on OK. */
+  message: string;
+  /** Payload of every response message in arrival order, exactly as framed on the wire. */
+  messages: Uint8Array[];
+  /** Response headers and trailers, lower-case names, auth-bearing values removed. */
+  headers: Record<string, string>;
+  trailers: Record<string, string>;
+  /** Bytes received on the wire for this call (frames, without HTTP/2 overhead). */
+  wireBytes: number;
+  timing: Timing;
+  fault?: Fault;
+}
+
+export interface JsonRpcObservation {
+  transport: "jsonrpc";
+  method: string;
+  /** HTTP status; 0 when no HTTP answer arrived. */
+  httpStatus: number;
+  /** The response body exactly as received. */
+  body: Uint8Array;
+  wireBytes: number;
+  timing: Timing;
+  fault?: Fault;
+}
+
+export type Observation = GrpcObservation | JsonRpcObservation;
