@@ -1,0 +1,119 @@
+// The terminal report: a matrix of methods × builds, then every new divergence, stale
+// and expired ledger entries, and the summary. Colour follows chalk's detection, so
+// NO_COLOR and non-TTY output stay plain; a progress line goes to stderr on long runs.
+
+import { Chalk, type ChalkInstance } from "chalk";
+import type { BuildInfo, Reporter, RunEvent, RunSummary } from "../run/events.js";
+import type { CaseResult } from "../run/result.js";
+
+export interface TerminalOptions {
+  write: (line: string) => void;
+  /** Progress on a TTY: rewritten in place. */
+  progress?: (text: string) => void;
+  chalk?: ChalkInstance;
+  /** Most new divergences listed in full. */
+  maxListed?: number;
+}
+
+interface Cell {
+  ran: number;
+  known: number;
+  fresh: number;
+}
+
+export function renderMatrix(builds: readonly BuildInfo[], results: readonly CaseResult[], c: ChalkInstance): string[] {
+  const methods = [...new Set(results.map((r) => `${r.transport}\u0000${r.method}`))];
+  const cells = new Map<string, Cell>();
+  const caseCount = new Map<string, number>();
+  for (const r of results) {
+    const key = `${r.transport}\u0000${r.method}`;
+    if (!r.skipped) caseCount.set(key, (caseCount.get(key) ?? 0) + 1);
+    for (const a of r.answers) {
+      const k = `${key}\u0000${a.side}`;
+      const cell = cells.get(k) ?? { ran: 0, known: 0, fresh: 0 };
+      cell.ran++;
+      cells.set(k, cell);
+    }
+    for (const d of r.divergences) {
+      const cell = cells.get(`${key}\u0000${d.build}`);
+      if (!cell) continue;
+      if (d.quirk === null) cell.fresh++;
+      else cell.known++;
+    }
+  }
+  const label = (m: string) => {
+    const [transport, name] = m.split("\u0000");
+    return `${transport === "jsonrpc" ? "rpc " : ""}${name} (${caseCount.get(m) ?? 0})`;
+  };
+  const first = Math.max(6, ...methods.map((m) => label(m).length));
+  const widths = builds.map((b) => Math.max(b.name.length, 7));
+  const lines = [["method".padEnd(first), ...builds.map((b, i) => b.name.padEnd(widths[i]!))].join("  ")];
+  for (const m of methods) {
+    const row = builds.map((b, i) => {
+      const cell = cells.get(`${m}\u0000${b.name}`);
+      const w = widths[i]!;
+      if (!cell) return c.dim("–".padEnd(w));
+      if (cell.fresh > 0) return c.red.bold(`${cell.fresh} new`.padEnd(w));
+      if (cell.known > 0) return c.yellow(`~${cell.known}`.padEnd(w));
+      return c.green("✓".padEnd(w));
+    });
+    lines.push([label(m).padEnd(first), ...row].join("  "));
+  }
+  lines.push(c.dim("✓ same as the reference on every case · ~N known divergences (ledger) · N new · – not served"));
+  return lines;
+}
+
+function valueText(v: unknown): string {
+  const s = JSON.stringify(v);
+  return s === undefined ? "∅" : s.length > 40 ? `${s.slice(0, 37)}…` : s;
+}
+
+export function renderSummary(s: RunSummary, c: ChalkInstance): string[] {
+  const verdicts = Object.entries(s.verdicts).map(([k, n]) => `${k} ${n}`).join(", ");
+  const lines = [
+    `${s.cases} cases (${s.skipped} skipped) in ${(s.durationMs / 1000).toFixed(1)} s · verdicts: ${verdicts || "none"}`,
+    `${s.divergences} divergences: ${c.yellow(`${s.known} known`)}, ${s.newDivergences > 0 ? c.red.bold(`${s.newDivergences} new`) : c.green("0 new")}`,
+  ];
+  for (const st of s.stale) lines.push(c.magenta(`stale ledger entry ${st.quirk}: ${st.reason}`));
+  for (const ex of s.expired) lines.push(c.red(`expired ledger entry ${ex.quirk} (expired ${ex.expires})`));
+  return lines;
+}
+
+export function terminalReporter(o: TerminalOptions): Reporter {
+  const c = o.chalk ?? new Chalk();
+  const results: CaseResult[] = [];
+  let builds: BuildInfo[] = [];
+  return {
+    onEvent(e: RunEvent) {
+      if (e.type === "run-start") {
+        builds = e.builds;
+        const emulated = builds.filter((b) => b.emulated).length;
+        o.write(c.bold(`zconform · chain ${e.chain} · oracle ${e.oracle ?? "none"} · ${builds.length} builds${emulated ? ` (${emulated} emulated)` : ""} · ${e.cases} cases`));
+        for (const b of builds) {
+          const where = [b.grpc && `grpc ${b.grpc}`, b.jsonrpc && `jsonrpc ${b.jsonrpc}`].filter(Boolean).join(", ");
+          o.write(c.dim(`  ${b.name}: ${b.implementation}${b.version ? ` ${b.version}` : ""}${b.protocolVersion ? `, protocol ${b.protocolVersion}` : ""}${b.emulated ? ", EMULATED" : ""} — ${where}`));
+        }
+      } else if (e.type === "case-result") {
+        results.push(e.result);
+        o.progress?.(`[${e.done}/${e.total}] ${e.result.caseId}`);
+      } else {
+        o.progress?.("");
+        o.write("");
+        for (const line of renderMatrix(builds, results, c)) o.write(line);
+        const fresh = results.flatMap((r) => r.divergences.filter((d) => d.quirk === null));
+        if (fresh.length > 0) {
+          o.write("");
+          o.write(c.red.bold(`New divergences (${fresh.length}):`));
+          for (const d of fresh.slice(0, o.maxListed ?? 50)) {
+            o.write(`  ${d.caseId}  ${c.bold(d.build)}  ${d.kind}  ${d.path || "(whole answer)"}  ${d.left}=${valueText(d.leftValue)} ${d.build}=${valueText(d.rightValue)}`);
+          }
+          if (fresh.length > (o.maxListed ?? 50)) o.write(c.dim(`  … and ${fresh.length - (o.maxListed ?? 50)} more (see the JSON report)`));
+        }
+        o.write("");
+        for (const line of renderSummary(e.summary, c)) o.write(line);
+        if (e.partial) o.write(c.red("The run was interrupted: results are partial."));
+      }
+    },
+    finish: async () => {},
+  };
+}

@@ -1,0 +1,50 @@
+// The one event stream of a run. Reporters subscribe to it and never talk to servers;
+// the runner emits it and never knows how results are shown.
+
+import type { CaseResult } from "./result.js";
+
+export interface BuildInfo {
+  name: string;
+  implementation: string;
+  version?: string;
+  protocolVersion?: string;
+  emulated: boolean;
+  profile?: string;
+  /** Endpoints without credentials. */
+  grpc?: string;
+  jsonrpc?: string;
+}
+
+export interface RunSummary {
+  cases: number;
+  skipped: number;
+  verdicts: Record<string, number>;
+  divergences: number;
+  newDivergences: number;
+  known: number;
+  /** Ledger entries that matched nothing in this run, or no longer show for a build. */
+  stale: { quirk: string; reason: string }[];
+  expired: { quirk: string; expires: string }[];
+  durationMs: number;
+}
+
+export type RunEvent =
+  | {
+    type: "run-start";
+    schemaVersion: number;
+    tool: { name: "zconform"; version: string };
+    startedAt: string;
+    chain: string;
+    builds: BuildInfo[];
+    oracle?: string;
+    cases: number;
+    shard?: { index: number; count: number };
+  }
+  | { type: "case-result"; result: CaseResult; done: number; total: number }
+  | { type: "run-end"; summary: RunSummary; partial: boolean; finishedAt: string; exitCode: number };
+
+export type Reporter = {
+  onEvent(event: RunEvent): void;
+  /** Called once after run-end (or after an interruption): write files, flush. */
+  finish(): Promise<void>;
+};

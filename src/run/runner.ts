@@ -1,0 +1,116 @@
+// Runs planned cases against every build: each call under its build's concurrency limit
+// and deadline, the oracle asked beside them, each case judged and its divergences
+// classified as soon as all its answers are in. A build that is down, hangs or answers
+// garbage yields an observation with a fault (the targets guarantee it), never a crash.
+
+import type { Build } from "../targets/config.js";
+import type { GrpcTarget } from "../targets/grpc.js";
+import type { JsonRpcTarget } from "../targets/jsonrpc.js";
+import type { Observation } from "../targets/observation.js";
+import type { Case } from "../corpus/case.js";
+import type { Divergence } from "../diff/divergence.js";
+import { judgeCase } from "./judge.js";
+import { limiter, mapLimited, type Limiter } from "./limit.js";
+import type { GrpcPlannedRequest, PlannedCase } from "./plan.js";
+import type { CaseResult, ClassifiedDivergence } from "./result.js";
+
+export interface OracleSource {
+  /** e.g. the oracle's JSON-RPC URL. */
+  label: string;
+  /** The expected answer for a case, or undefined when the oracle cannot say. */
+  answer(pc: PlannedCase): Promise<Observation | undefined>;
+}
+
+export interface Connections {
+  grpc: ReadonlyMap<string, GrpcTarget>;
+  jsonrpc: ReadonlyMap<string, JsonRpcTarget>;
+}
+
+export type Classifier = (d: Divergence, build: Build, c: Case) => string | null;
+
+export interface RunOptions {
+  builds: readonly Build[];
+  connections: Connections;
+  oracle?: OracleSource;
+  /** The ledger's classification; without one every divergence is new. */
+  classify?: Classifier;
+  /** Protocol version each build speaks, when known. */
+  protocolVersions?: ReadonlyMap<string, string>;
+  /** Cases in flight at once. */
+  caseConcurrency?: number;
+  onResult?: (r: CaseResult, done: number, total: number) => void;
+  /** Stops starting new cases; those in flight finish. */
+  signal?: AbortSignal;
+}
+
+function buildsFor(c: Case, builds: readonly Build[]): Build[] {
+  return builds.filter((b) => (c.transport === "grpc" ? b.grpc : b.jsonrpc) !== undefined);
+}
+
+async function ask(pc: PlannedCase, build: Build, conns: Connections): Promise<Observation> {
+  const c = pc.case;
+  const limits = { deadlineMs: build.deadlineMs, maxMessageBytes: build.maxMessageBytes };
+  if (c.transport === "grpc") {
+    const target = conns.grpc.get(build.name)!;
+    return target.call(pc.rpc!, pc.request as GrpcPlannedRequest, { ...limits, maxMessages: build.maxStreamMessages });
+  }
+  const target = conns.jsonrpc.get(build.name)!;
+  return target.call(c.method, pc.request as unknown[], limits);
+}
+
+function skippedResult(pc: PlannedCase, reason: string): CaseResult {
+  const c = pc.case;
+  return {
+    caseId: c.id, method: c.method, transport: c.transport, ...(c.title ? { title: c.title } : {}),
+    expect: expectText(c), tags: c.tags, source: `${c.source.file}:${c.source.line}`, skipped: reason,
+    answers: [], divergences: [], volatile: c.volatile, excluded: [], unordered: c.unordered, patches: [],
+  };
+}
+
+export function expectText(c: Case): string {
+  return c.expect.kind === "error" ? `error ${c.expect.codes.join("|")}` : c.expect.kind;
+}
+
+export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMap<string, Limiter>): Promise<CaseResult> {
+  const c = pc.case;
+  if (pc.skipped) return skippedResult(pc, pc.skipped);
+  const builds = buildsFor(c, o.builds);
+  if (builds.length === 0) return skippedResult(pc, `no configured build serves ${c.transport}`);
+  const [answers, oracle] = await Promise.all([
+    Promise.all(builds.map((b) => limits.get(b.name)!.run(() => ask(pc, b, o.connections)))),
+    c.expect.kind === "oracle" && o.oracle ? o.oracle.answer(pc) : Promise.resolve(undefined),
+  ]);
+  const observations = new Map(builds.map((b, i) => [b.name, answers[i]!]));
+  const j = judgeCase(pc, observations, oracle, o.protocolVersions);
+  const byName = new Map(builds.map((b) => [b.name, b]));
+  const divergences: ClassifiedDivergence[] = j.divergences.flatMap(({ build, divergences: ds }) =>
+    ds.map((d) => ({
+      ...d, caseId: c.id, method: c.method, transport: c.transport, build,
+      quirk: o.classify ? o.classify(d, byName.get(build)!, c) : null,
+    })));
+  return {
+    caseId: c.id, method: c.method, transport: c.transport, ...(c.title ? { title: c.title } : {}),
+    expect: expectText(c), tags: c.tags, source: `${c.source.file}:${c.source.line}`,
+    ...(pc.requestJson !== undefined ? { request: pc.requestJson } : {}),
+    verdict: j.verdict, answers: j.answers, ...(j.oracle ? { oracle: j.oracle } : {}),
+    divergences, volatile: c.volatile, excluded: j.excluded, unordered: c.unordered, patches: j.patches,
+  };
+}
+
+/** Runs every planned case; results keep plan order. Interrupted runs return what finished. */
+export async function runCases(planned: readonly PlannedCase[], o: RunOptions): Promise<{ results: CaseResult[]; partial: boolean }> {
+  const limits = new Map(o.builds.map((b) => [b.name, limiter(b.concurrency)]));
+  let done = 0;
+  let partial = false;
+  const results = await mapLimited(planned, o.caseConcurrency ?? 16, async (pc) => {
+    if (o.signal?.aborted) {
+      partial = true;
+      return undefined;
+    }
+    const r = await runCase(pc, o, limits);
+    done++;
+    o.onResult?.(r, done, planned.length);
+    return r;
+  });
+  return { results: results.filter((r): r is CaseResult => r !== undefined), partial };
+}

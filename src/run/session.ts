@@ -1,0 +1,174 @@
+// A whole run: open the builds' targets, resolve the chain's anchors, plan the corpus,
+// run it, classify against the ledger, and feed one event stream to the reporters.
+// Whatever happens (a build down, an interruption), the reporters still get run-end
+// and write what there is.
+
+import { create, fromBinary } from "@bufbuild/protobuf";
+import { CompactTxStreamer, ChainSpecSchema, EmptySchema, BlockIDSchema, LightdInfoSchema } from "../gen/walletrpc/service_pb.js";
+import type { Case } from "../corpus/case.js";
+import { withDynamic, type ChainProfile } from "../corpus/chain-profile.js";
+import { classify } from "../ledger/classify.js";
+import { ledgerFindings } from "../ledger/findings.js";
+import type { Quirk } from "../ledger/quirk.js";
+import { describeEndpoint, type Build, type RunConfig } from "../targets/config.js";
+import { grpcTarget, type GrpcTarget } from "../targets/grpc.js";
+import { jsonRpcTarget, type JsonRpcTarget } from "../targets/jsonrpc.js";
+import { jsonRpcOracle, type GrpcDeriver } from "../oracle/source.js";
+import { VERSION } from "../version.js";
+import type { BuildInfo, Reporter, RunEvent, RunSummary } from "./events.js";
+import { planCases } from "./plan.js";
+import type { CaseResult } from "./result.js";
+import { REPORT_SCHEMA_VERSION } from "./result.js";
+import { runCases, type Connections } from "./runner.js";
+
+export interface SessionOptions {
+  config: RunConfig;
+  cases: readonly Case[];
+  chain: ChainProfile;
+  ledger: readonly Quirk[];
+  reporters: readonly Reporter[];
+  /** Derivation of gRPC answers from the oracle (src/oracle). */
+  deriveGrpc?: (oracle: JsonRpcTarget) => GrpcDeriver;
+  allowStale?: boolean;
+  signal?: AbortSignal;
+  shard?: { index: number; count: number };
+  caseConcurrency?: number;
+  today?: Date;
+}
+
+export interface SessionResult {
+  results: CaseResult[];
+  summary: RunSummary;
+  exitCode: number;
+  partial: boolean;
+}
+
+function openConnections(builds: readonly Build[]): Connections {
+  const grpc = new Map<string, GrpcTarget>();
+  const jsonrpc = new Map<string, JsonRpcTarget>();
+  for (const b of builds) {
+    if (b.grpc) grpc.set(b.name, grpcTarget(b.grpc));
+    if (b.jsonrpc) jsonrpc.set(b.name, jsonRpcTarget(b.jsonrpc, { connections: b.concurrency }));
+  }
+  return { grpc, jsonrpc };
+}
+
+const getLatest = CompactTxStreamer.method.getLatestBlock;
+const getInfo = CompactTxStreamer.method.getLightdInfo;
+
+/** The chain tip, from the oracle when there is one, else from the first gRPC build. */
+async function tipOf(oracle: JsonRpcTarget | undefined, conns: Connections): Promise<{ height: number; hash: string } | undefined> {
+  if (oracle) {
+    const [count, best] = await Promise.all([oracle.call("getblockcount", []), oracle.call("getbestblockhash", [])]);
+    try {
+      const h = JSON.parse(Buffer.from(count.body).toString("utf8")).result;
+      const hash = JSON.parse(Buffer.from(best.body).toString("utf8")).result;
+      if (typeof h === "number" && typeof hash === "string") return { height: h, hash };
+    } catch {
+      // falls through to the builds
+    }
+  }
+  for (const target of conns.grpc.values()) {
+    const obs = await target.call(getLatest, create(ChainSpecSchema), { deadlineMs: 10_000 });
+    if (obs.code !== 0 || obs.messages.length !== 1) continue;
+    const id = fromBinary(BlockIDSchema, obs.messages[0]!);
+    return { height: Number(id.height), hash: Buffer.from(id.hash).reverse().toString("hex") };
+  }
+  return undefined;
+}
+
+/** Protocol version per build: declared in the config, else what GetLightdInfo says. */
+async function protocolVersions(builds: readonly Build[], conns: Connections): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  await Promise.all(builds.map(async (b) => {
+    if (b.protocolVersion) return out.set(b.name, b.protocolVersion);
+    const target = conns.grpc.get(b.name);
+    if (!target) return;
+    const obs = await target.call(getInfo, create(EmptySchema), { deadlineMs: 10_000 });
+    if (obs.code !== 0 || obs.messages.length !== 1) return;
+    const v = fromBinary(LightdInfoSchema, obs.messages[0]!).lightwalletProtocolVersion;
+    if (v) out.set(b.name, v);
+  }));
+  return out;
+}
+
+export function buildInfo(b: Build, protocolVersion: string | undefined): BuildInfo {
+  return {
+    name: b.name,
+    implementation: b.implementation,
+    ...(b.version ? { version: b.version } : {}),
+    ...(protocolVersion ? { protocolVersion } : {}),
+    emulated: b.emulated,
+    ...(b.profile ? { profile: b.profile } : {}),
+    ...(b.grpc ? { grpc: describeEndpoint(b.grpc) } : {}),
+    ...(b.jsonrpc ? { jsonrpc: describeEndpoint(b.jsonrpc) } : {}),
+  };
+}
+
+export function summarize(results: readonly CaseResult[], findings: ReturnType<typeof ledgerFindings>, durationMs: number): RunSummary {
+  const verdicts: Record<string, number> = {};
+  let divergences = 0;
+  let fresh = 0;
+  for (const r of results) {
+    if (r.verdict) verdicts[r.verdict.verdict] = (verdicts[r.verdict.verdict] ?? 0) + 1;
+    divergences += r.divergences.length;
+    fresh += r.divergences.filter((d) => d.quirk === null).length;
+  }
+  return {
+    cases: results.length,
+    skipped: results.filter((r) => r.skipped).length,
+    verdicts,
+    divergences,
+    newDivergences: fresh,
+    known: divergences - fresh,
+    stale: findings.stale.map((s) => ({ quirk: s.quirk, reason: s.reason })),
+    expired: findings.expired.map((e) => ({ quirk: e.quirk, expires: e.expires })),
+    durationMs,
+  };
+}
+
+/** 0 when every divergence is known; 1 for new divergences, expired entries, or stale ones (unless allowed). */
+export function exitCodeOf(s: RunSummary, allowStale: boolean): number {
+  return s.newDivergences > 0 || s.expired.length > 0 || (!allowStale && s.stale.length > 0) ? 1 : 0;
+}
+
+export async function runSession(o: SessionOptions): Promise<SessionResult> {
+  const t0 = performance.now();
+  const emit = (e: RunEvent) => o.reporters.forEach((r) => r.onEvent(e));
+  const conns = openConnections(o.config.builds);
+  const oracleTarget = o.config.oracle ? jsonRpcTarget(o.config.oracle.jsonrpc) : undefined;
+  try {
+    const [tip, versions] = await Promise.all([tipOf(oracleTarget, conns), protocolVersions(o.config.builds, conns)]);
+    const anchors = tip ? withDynamic(o.chain, tip) : o.chain.anchors;
+    const planned = planCases(o.cases, anchors, o.chain.name);
+    const builds = o.config.builds.map((b) => buildInfo(b, versions.get(b.name)));
+    emit({
+      type: "run-start", schemaVersion: REPORT_SCHEMA_VERSION, tool: { name: "zconform", version: VERSION },
+      startedAt: new Date().toISOString(), chain: o.chain.name, builds,
+      ...(o.config.oracle ? { oracle: describeEndpoint(o.config.oracle.jsonrpc) } : {}),
+      cases: planned.length, ...(o.shard ? { shard: o.shard } : {}),
+    });
+    const byName = new Map(o.config.builds.map((b) => [b.name, b]));
+    const identity = (b: Build) => ({ name: b.name, implementation: b.implementation, version: b.version, protocolVersion: versions.get(b.name) });
+    const { results, partial } = await runCases(planned, {
+      builds: o.config.builds,
+      connections: conns,
+      ...(oracleTarget ? { oracle: jsonRpcOracle(oracleTarget, o.deriveGrpc?.(oracleTarget)) } : {}),
+      classify: (d, b, c) => classify(o.ledger, d, { caseId: c.id, method: c.method, transport: c.transport }, identity(byName.get(b.name)!)),
+      protocolVersions: versions,
+      caseConcurrency: o.caseConcurrency,
+      signal: o.signal,
+      onResult: (result, done, total) => emit({ type: "case-result", result, done, total }),
+    });
+    const findings = ledgerFindings(o.ledger, results, o.config.builds.map(identity), o.today);
+    const summary = summarize(results, findings, performance.now() - t0);
+    const exitCode = exitCodeOf(summary, o.allowStale ?? false);
+    emit({ type: "run-end", summary, partial, finishedAt: new Date().toISOString(), exitCode });
+    return { results, summary, exitCode, partial };
+  } finally {
+    await Promise.all([...conns.grpc.values()].map((t) => t.close()));
+    await Promise.all([...conns.jsonrpc.values()].map((t) => t.close()));
+    await oracleTarget?.close();
+    for (const r of o.reporters) await r.finish();
+  }
+}
