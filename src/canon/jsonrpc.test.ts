@@ -1,5 +1,5 @@
 import { describe, expect, test } from "@jest/globals";
-import { canonJsonRpc, lossyIntegers, outcomeOf } from "./jsonrpc.js";
+import { canonJsonRpc, lossyIntegers, MAX_JSON_DEPTH, nestedDeeperThan, outcomeOf } from "./jsonrpc.js";
 import { rpcObs } from "./testing.js";
 
 const text = (u: Uint8Array | undefined) => new TextDecoder().decode(u);
@@ -55,5 +55,18 @@ describe("JSON-RPC canonical form", () => {
       "12345678901234567891",
       "9007199254740993",
     ]);
+  });
+
+  test("a body nested deeper than MAX_JSON_DEPTH is compared as bytes, not recursed into", () => {
+    // Found by fuzzing: 20,000 levels (40 kB) made canonicalize exhaust the stack.
+    const deep = (n: number, inner = "") => `{"jsonrpc":"2.0","id":1,"result":${"[".repeat(n)}${inner}${"]".repeat(n)}}`;
+    const c = canonJsonRpc(rpcObs(deep(20_000)), { volatile: ["result"] });
+    expect(c.body).toBeUndefined();
+    expect(c.notJson).toBe(`JSON nested deeper than ${MAX_JSON_DEPTH} levels (compared as bytes)`);
+    expect(text(c.compared)).toBe(deep(20_000));
+    expect(c.excluded).toEqual([{ pattern: "result", path: "", note: "not applied: the body is nested too deep to compare as JSON" }]);
+    expect(canonJsonRpc(rpcObs(deep(MAX_JSON_DEPTH - 1))).body).toBeDefined();
+    expect(nestedDeeperThan([[[1]]], 3)).toBe(false);
+    expect(nestedDeeperThan([[[[]]]], 3)).toBe(true);
   });
 });

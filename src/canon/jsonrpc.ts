@@ -39,6 +39,26 @@ export interface JsonRpcCanonical {
 const enc = new TextEncoder();
 const dec = new TextDecoder("utf-8", { fatal: true });
 
+/**
+ * Bodies nested deeper are compared as bytes, not value by value: canonicalization and
+ * the comparison recurse, and a hostile answer a few kilobytes long nested ten thousand
+ * levels deep would exhaust the stack. Real answers nest fewer than ten levels, and
+ * serde_json (Zebra, Zaino) refuses to read past 128.
+ */
+export const MAX_JSON_DEPTH = 256;
+
+/** Whether `v` nests more than `max` arrays/objects deep; iterative, so any depth is safe. */
+export function nestedDeeperThan(v: JsonValue, max: number): boolean {
+  const stack: [JsonValue, number][] = [[v, 0]];
+  while (stack.length > 0) {
+    const [x, d] = stack.pop()!;
+    if (x === null || typeof x !== "object") continue;
+    if (d + 1 > max) return true;
+    for (const child of Array.isArray(x) ? x : Object.values(x)) stack.push([child, d + 1]);
+  }
+  return false;
+}
+
 export function canonJsonRpc(obs: JsonRpcObservation, options: { volatile?: readonly string[] } = {}): JsonRpcCanonical {
   const declared = options.volatile ?? [];
   const patterns = parseVolatile(declared);
@@ -52,6 +72,10 @@ export function canonJsonRpc(obs: JsonRpcObservation, options: { volatile?: read
     const excluded = patterns.map((p) => ({ pattern: p.text, path: "", note: "not applied: the body is not JSON" }));
     const notJson = obs.body.length === 0 ? "empty body" : (e as Error).message;
     return { ...base, notJson, compared: obs.body, outcome: { kind: "none" }, excluded, lossyNumbers: [] };
+  }
+  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
+    const excluded = patterns.map((p) => ({ pattern: p.text, path: "", note: "not applied: the body is nested too deep to compare as JSON" }));
+    return { ...base, notJson: `JSON nested deeper than ${MAX_JSON_DEPTH} levels (compared as bytes)`, compared: obs.body, outcome: { kind: "none" }, excluded, lossyNumbers: [] };
   }
   const jcsAll = enc.encode(canonicalize(body) ?? "");
   const excluded = removeJsonPaths(body, patterns, "");

@@ -39,6 +39,12 @@ export interface Case {
   tags: string[];
   /** Lightwallet protocol versions the expectation holds for (semver range), if limited. */
   protocol?: string;
+  /**
+   * Implementations expected to serve the method (lightwalletd, zaino, ztreamer, zebrad,
+   * other); builds of others are not asked. For methods only some servers have, such as
+   * Zaino's zcashd-era JSON-RPC methods. All when absent.
+   */
+  servedBy?: string[];
   /** Chain profiles the case applies to (all when absent). */
   chains?: string[];
   /** Human description, shown in reports. */

@@ -93,4 +93,17 @@ describe("case files", () => {
     expect(() => parseCaseFile("method: getblock\ncases:\n  - id: a\n    request: {x: 1}\n", "cases/jsonrpc/getblock.yaml", "jsonrpc"))
       .toThrow("cases/jsonrpc/getblock.yaml:4: cases[0].request: must be the positional params array");
   });
+
+  // Found by fuzzing (test/fuzz/case-loader.test.ts): the yaml library reports these only
+  // as a bare ReferenceError from toJS, which escaped the loader.
+  test("an alias to an anchor defined later, and an alias bomb, are problems with a line", () => {
+    expect(problemsOf("method: GetBlock\ncases:\n  - id: a\n    request: *later\n  - id: b\n    request: &later {}\n"))
+      .toEqual(["cases/grpc/GetBlock.yaml:4: YAML: Unresolved alias (the anchor must be set before the alias): later"]);
+    const bomb = ["x:", "  - &b0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"];
+    for (let i = 1; i < 9; i++) bomb.push(`  - &b${i} [${Array.from({ length: 10 }, () => `*b${i - 1}`).join(", ")}]`);
+    const t0 = performance.now();
+    const problems = problemsOf(`method: GetBlock\ncases:\n  - { id: a, request: {} }\n${bomb.join("\n")}\n`);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(problems).toEqual([expect.stringMatching(/^cases\/grpc\/GetBlock\.yaml:6: YAML: Excessive alias count/)]);
+  });
 });

@@ -27,6 +27,7 @@ interface RawCase {
   tags?: string[];
   protocol?: string;
   chains?: string[];
+  servedBy?: string[];
 }
 type RawExpect = "agree" | "oracle" | { error: (string | number)[] };
 interface RawFile {
@@ -81,6 +82,8 @@ export function parseCaseFile(text: string, displayName: string, transport: Tran
     if (protocol !== undefined) c.protocol = protocol;
     const chains = raw.chains ?? d.chains;
     if (chains !== undefined) c.chains = chains;
+    const servedBy = raw.servedBy ?? d.servedBy;
+    if (servedBy !== undefined) c.servedBy = servedBy;
     if (raw.title !== undefined) c.title = raw.title;
     if (transport === "jsonrpc" && !Array.isArray(raw.request)) {
       problems.push({ file: displayName, line: located.lineOf(["cases", i, "request"]), field: `cases[${i}].request`,

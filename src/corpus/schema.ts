@@ -29,6 +29,7 @@ const caseSchema = {
     tags: { type: "array", items: { type: "string", pattern: "^[a-z0-9-]+$" } },
     protocol: { type: "string" },
     chains: { type: "array", items: { type: "string" }, minItems: 1 },
+    servedBy: { type: "array", items: { enum: ["lightwalletd", "zaino", "ztreamer", "zebrad", "other"] }, minItems: 1 },
   },
 };
 
@@ -49,6 +50,7 @@ export const caseFileSchema = {
         tags: caseSchema.properties.tags,
         protocol: caseSchema.properties.protocol,
         chains: caseSchema.properties.chains,
+        servedBy: caseSchema.properties.servedBy,
       },
     },
     cases: { type: "array", minItems: 1, items: caseSchema },

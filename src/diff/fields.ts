@@ -99,7 +99,8 @@ function diffList(f: DescField, la: unknown[], lb: unknown[], path: string, s: S
     out.push(presence(path, s, la.length > 0, la.length, lb.length, la.length > 0 ? `right has no ${path}, left has ${n} item(s)` : `right has ${n} item(s) of ${path}, left none`));
     return;
   }
-  const o = compareSequences(la.map((v) => itemKey(f, v)), lb.map((v) => itemKey(f, v)));
+  const similar = f.fieldKind === "list" && f.listKind === "message" ? (i: number, j: number) => sharedFields(f.message, la[i] as Message, lb[j] as Message) : undefined;
+  const o = compareSequences(la.map((v) => itemKey(f, v)), lb.map((v) => itemKey(f, v)), similar);
   out.push(...sequenceDivergences(path, s, o, la.length, lb.length, "item"));
   if (o.kind !== "differ") return;
   for (const [i, j] of o.pairs) {
@@ -109,6 +110,18 @@ function diffList(f: DescField, la: unknown[], lb: unknown[], path: string, s: S
     else out.push(classifyLeaf(p, s, la[i], lb[j]));
     if (i !== j) for (let k = before; k < out.length; k++) out[k].detail += ` (right item [${j}])`;
   }
+}
+
+/** How many fields two items both set to the same non-default value (their shared identity). */
+function sharedFields(desc: DescMessage, a: Message, b: Message): number {
+  let n = 0;
+  for (const f of desc.fields) {
+    if (f.fieldKind === "list" || f.fieldKind === "map" || !isFieldSet(a, f) || !isFieldSet(b, f)) continue;
+    const va = (a as unknown as Rec)[f.localName];
+    const vb = (b as unknown as Rec)[f.localName];
+    if (f.fieldKind === "message" ? Buffer.compare(toBinary(f.message, va as Message), toBinary(f.message, vb as Message)) === 0 : leafEqual(va, vb)) n++;
+  }
+  return n;
 }
 
 function diffMap(f: DescField, ma: Rec, mb: Rec, path: string, s: Sides, out: Divergence[]): void {

@@ -19,7 +19,14 @@ export type SequenceOutcome =
       rightOnly: number[];
     };
 
-export function compareSequences(a: readonly string[], b: readonly string[]): SequenceOutcome {
+/**
+ * `similarity(i, j)` (optional) scores how alike left item i and right item j are when
+ * they are not equal; unmatched items are then paired with their most similar partner
+ * (e.g. the same transaction with a field removed), and items with no similar partner
+ * stay left-only or right-only instead of being compared with a stranger. Without it, or
+ * when nothing is similar at all, unmatched items are paired in order.
+ */
+export function compareSequences(a: readonly string[], b: readonly string[], similarity?: (i: number, j: number) => number): SequenceOutcome {
   let same = a.length === b.length;
   for (let i = 0; same && i < a.length; i++) same = a[i] === b[i];
   if (same) return { kind: "equal" };
@@ -37,10 +44,34 @@ export function compareSequences(a: readonly string[], b: readonly string[]): Se
   }
   const left = unmatched(a, cb);
   const right = unmatched(b, ca);
+  if (similarity) {
+    const paired = pairBySimilarity(left, right, similarity);
+    if (paired.pairs.length > 0) return { kind: "differ", ...paired };
+  }
   const n = Math.min(left.length, right.length);
   const pairs: [number, number][] = [];
   for (let i = 0; i < n; i++) pairs.push([left[i], right[i]]);
   return { kind: "differ", pairs, leftOnly: left.slice(n), rightOnly: right.slice(n) };
+}
+
+function pairBySimilarity(left: number[], right: number[], similarity: (i: number, j: number) => number): { pairs: [number, number][]; leftOnly: number[]; rightOnly: number[] } {
+  const free = new Set(right);
+  const pairs: [number, number][] = [];
+  const leftOnly: number[] = [];
+  for (const i of left) {
+    let best: number | undefined;
+    let score = 0;
+    for (const j of free) {
+      const sc = similarity(i, j);
+      if (sc > score) [best, score] = [j, sc];
+    }
+    if (best === undefined) leftOnly.push(i);
+    else {
+      free.delete(best);
+      pairs.push([i, best]);
+    }
+  }
+  return { pairs, leftOnly, rightOnly: right.filter((j) => free.has(j)) };
 }
 
 function counts(keys: readonly string[]): Map<string, number> {

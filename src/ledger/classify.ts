@@ -7,6 +7,7 @@ import type { JsonValue } from "@bufbuild/protobuf";
 import type { Divergence } from "../diff/divergence.js";
 import type { Transport } from "../targets/observation.js";
 import type { BuildSelector, Quirk } from "./quirk.js";
+import { glob } from "../corpus/glob.js";
 
 export interface BuildIdentity {
   name: string;
@@ -19,27 +20,6 @@ export interface DivergenceContext {
   caseId: string;
   method: string;
   transport: Transport;
-}
-
-function globRegex(pattern: string, pathLike: boolean): RegExp {
-  let re = "";
-  for (let i = 0; i < pattern.length; i++) {
-    if (pathLike && pattern.startsWith("[*]", i)) {
-      re += "\\[\\d+\\]";
-      i += 2;
-    } else if (pattern[i] === "*") re += ".*";
-    else re += pattern[i]!.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
-  }
-  return new RegExp(`^${re}$`);
-}
-
-const cache = new Map<string, RegExp>();
-/** `*` matches any characters; in paths, `[*]` matches any index. */
-export function glob(pattern: string, value: string, pathLike = false): boolean {
-  const key = `${pathLike ? "p" : "c"}:${pattern}`;
-  let re = cache.get(key);
-  if (!re) cache.set(key, (re = globRegex(pattern, pathLike)));
-  return re.test(value);
 }
 
 function versionSelected(versions: BuildSelector["versions"], version: string | undefined): boolean {
@@ -91,11 +71,13 @@ function shapeFits(q: Quirk, d: Divergence): boolean {
 
 export function quirkMatches(q: Quirk, d: Divergence, ctx: DivergenceContext, b: BuildIdentity): boolean {
   const m = q.match;
-  return q.kind === d.kind
+  const kinds: readonly string[] = Array.isArray(q.kind) ? q.kind : [q.kind];
+  const paths = m.path === undefined ? undefined : Array.isArray(m.path) ? m.path : [m.path];
+  return kinds.includes(d.kind)
     && (m.transport === undefined || m.transport === ctx.transport)
     && (m.methods === undefined || m.methods.includes(ctx.method))
     && (m.cases === undefined || m.cases.some((p) => glob(p, ctx.caseId)))
-    && (m.path === undefined || glob(m.path, d.path, true))
+    && (paths === undefined || paths.some((p) => glob(p, d.path, true)))
     && shapeFits(q, d)
     && appliesTo(q, b);
 }

@@ -3,7 +3,8 @@
 // an entry for lightwalletd says nothing in a run without lightwalletd.
 
 import type { CaseResult } from "../run/result.js";
-import { appliesTo, glob, type BuildIdentity } from "./classify.js";
+import { glob } from "../corpus/glob.js";
+import { appliesTo, type BuildIdentity } from "./classify.js";
 import type { Quirk } from "./quirk.js";
 
 export interface StaleEntry {

@@ -22,8 +22,8 @@ export interface QuirkMatch {
   methods?: string[];
   /** Case id patterns (`*` = any characters); absent = any. */
   cases?: string[];
-  /** Field path pattern: `*` any characters, `[*]` any index. */
-  path?: string;
+  /** Field path patterns (any may match): `*` any characters, `[*]` any index. */
+  path?: string | string[];
   /** The expected shape of the divergence; which keys apply depends on the kind. */
   shape?: {
     /** error-code: the code(s) the reference side had, and the code(s) the build answered. */
@@ -42,7 +42,8 @@ export type QuirkStatus = "open" | "fixed" | "wontfix" | "by-design";
 export interface Quirk {
   id: string;
   title: string;
-  kind: DivergenceKind;
+  /** The divergence kind(s) one behaviour shows as (a missing transaction is a count and a missing field). */
+  kind: DivergenceKind | DivergenceKind[];
   builds: BuildSelector[];
   /** Protocol versions the entry applies to (semver range over the version a build speaks). */
   protocol?: string;
@@ -75,7 +76,7 @@ export const ledgerSchema = {
         properties: {
           id: { type: "string", pattern: "^[a-z0-9][a-z0-9.-]*$" },
           title: { type: "string", minLength: 1 },
-          kind: { enum: DIVERGENCE_KINDS },
+          kind: { anyOf: [{ enum: DIVERGENCE_KINDS }, { type: "array", items: { enum: DIVERGENCE_KINDS }, minItems: 1 }] },
           builds: {
             type: "array",
             minItems: 1,
@@ -98,7 +99,7 @@ export const ledgerSchema = {
               transport: { enum: ["grpc", "jsonrpc"] },
               methods: { type: "array", items: { type: "string" }, minItems: 1 },
               cases: { type: "array", items: { type: "string" }, minItems: 1 },
-              path: { type: "string" },
+              path: { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" }, minItems: 1 }] },
               shape: {
                 type: "object",
                 additionalProperties: false,

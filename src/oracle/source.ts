@@ -4,7 +4,7 @@
 
 import type { JsonRpcTarget } from "../targets/jsonrpc.js";
 import type { Observation } from "../targets/observation.js";
-import type { OracleSource } from "../run/runner.js";
+import { JSONRPC_CASE_ID, type OracleSource } from "../run/runner.js";
 import type { PlannedCase } from "../run/plan.js";
 
 export type GrpcDeriver = (pc: PlannedCase) => Promise<Observation | undefined>;
@@ -13,7 +13,7 @@ export function jsonRpcOracle(target: JsonRpcTarget, deriveGrpc?: GrpcDeriver): 
   return {
     label: target.url,
     async answer(pc) {
-      if (pc.case.transport === "jsonrpc") return target.call(pc.case.method, pc.request as unknown[]);
+      if (pc.case.transport === "jsonrpc") return target.call(pc.case.method, pc.request as unknown[], { id: JSONRPC_CASE_ID });
       return deriveGrpc ? deriveGrpc(pc) : undefined;
     },
   };

@@ -74,6 +74,10 @@ export function renderSummary(s: RunSummary, c: ChalkInstance): string[] {
     `${s.cases} cases (${s.skipped} skipped) in ${(s.durationMs / 1000).toFixed(1)} s · verdicts: ${verdicts || "none"}`,
     `${s.divergences} divergences: ${c.yellow(`${s.known} known`)}, ${s.newDivergences > 0 ? c.red.bold(`${s.newDivergences} new`) : c.green("0 new")}`,
   ];
+  if (s.drifted !== undefined) {
+    const text = `golden drift: ${s.drifted} answer(s) changed since recorded, ${s.unrecorded ?? 0} without a golden`;
+    lines.push(s.drifted > 0 ? c.red.bold(text) : c.green(text));
+  }
   for (const st of s.stale) lines.push(c.magenta(`stale ledger entry ${st.quirk}: ${st.reason}`));
   for (const ex of s.expired) lines.push(c.red(`expired ledger entry ${ex.quirk} (expired ${ex.expires})`));
   return lines;
@@ -108,6 +112,15 @@ export function terminalReporter(o: TerminalOptions): Reporter {
             o.write(`  ${d.caseId}  ${c.bold(d.build)}  ${d.kind}  ${d.path || "(whole answer)"}  ${d.left}=${valueText(d.leftValue)} ${d.build}=${valueText(d.rightValue)}`);
           }
           if (fresh.length > (o.maxListed ?? 50)) o.write(c.dim(`  … and ${fresh.length - (o.maxListed ?? 50)} more (see the JSON report)`));
+        }
+        const drifted = results.flatMap((r) => (r.drift ?? []).filter((d) => d.status === "changed").map((d) => ({ r, d })));
+        if (drifted.length > 0) {
+          o.write("");
+          o.write(c.red.bold(`Drift from goldens (${drifted.length}):`));
+          for (const { r, d } of drifted.slice(0, o.maxListed ?? 50)) {
+            const first = d.divergences[0];
+            o.write(`  ${r.caseId}  ${c.bold(d.build)}  ${first ? `${first.kind} ${first.path || "(whole answer)"}` : ""}${d.divergences.length > 1 ? ` (+${d.divergences.length - 1})` : ""}`);
+          }
         }
         o.write("");
         for (const line of renderSummary(e.summary, c)) o.write(line);

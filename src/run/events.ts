@@ -25,6 +25,9 @@ export interface RunSummary {
   /** Ledger entries that matched nothing in this run, or no longer show for a build. */
   stale: { quirk: string; reason: string }[];
   expired: { quirk: string; expires: string }[];
+  /** With --golden: answers that changed since they were recorded, and answers with no golden. */
+  drifted?: number;
+  unrecorded?: number;
   durationMs: number;
 }
 

@@ -7,6 +7,7 @@ import type { Divergence } from "../diff/divergence.js";
 import type { Verdict } from "../diff/verdict.js";
 import type { PatchOp } from "../diff/patch.js";
 import type { Fault, Transport } from "../targets/observation.js";
+import type { Drift } from "../golden/drift.js";
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -66,4 +67,6 @@ export interface CaseResult {
   unordered: boolean;
   /** Human-readable differences per compared pair, as JSON Patch. */
   patches: { left: string; right: string; ops: PatchOp[] }[];
+  /** With --golden: each build's answer against its recorded golden. */
+  drift?: Drift[];
 }

@@ -9,10 +9,12 @@ import type { JsonRpcTarget } from "../targets/jsonrpc.js";
 import type { Observation } from "../targets/observation.js";
 import type { Case } from "../corpus/case.js";
 import type { Divergence } from "../diff/divergence.js";
+import { broadcastRisk } from "./broadcast.js";
 import { judgeCase } from "./judge.js";
 import { limiter, mapLimited, type Limiter } from "./limit.js";
 import type { GrpcPlannedRequest, PlannedCase } from "./plan.js";
 import type { CaseResult, ClassifiedDivergence } from "./result.js";
+import { driftOf } from "../golden/drift.js";
 
 export interface OracleSource {
   /** e.g. the oracle's JSON-RPC URL. */
@@ -41,10 +43,18 @@ export interface RunOptions {
   onResult?: (r: CaseResult, done: number, total: number) => void;
   /** Stops starting new cases; those in flight finish. */
   signal?: AbortSignal;
+  /** Compare every answer with its recorded golden. */
+  golden?: { root: string; chain: string };
+  /** Send cases that carry a valid transaction (see broadcast.ts); default false. */
+  allowBroadcast?: boolean;
 }
 
+/** Every JSON-RPC case asks with the same id, so the echoed ids never differ between sides. */
+export const JSONRPC_CASE_ID = 1;
+
 function buildsFor(c: Case, builds: readonly Build[]): Build[] {
-  return builds.filter((b) => (c.transport === "grpc" ? b.grpc : b.jsonrpc) !== undefined);
+  return builds.filter((b) => (c.transport === "grpc" ? b.grpc : b.jsonrpc) !== undefined
+    && (c.servedBy === undefined || c.servedBy.includes(b.implementation)));
 }
 
 async function ask(pc: PlannedCase, build: Build, conns: Connections): Promise<Observation> {
@@ -55,7 +65,7 @@ async function ask(pc: PlannedCase, build: Build, conns: Connections): Promise<O
     return target.call(pc.rpc!, pc.request as GrpcPlannedRequest, { ...limits, maxMessages: build.maxStreamMessages });
   }
   const target = conns.jsonrpc.get(build.name)!;
-  return target.call(c.method, pc.request as unknown[], limits);
+  return target.call(c.method, pc.request as unknown[], { ...limits, id: JSONRPC_CASE_ID });
 }
 
 function skippedResult(pc: PlannedCase, reason: string): CaseResult {
@@ -75,7 +85,12 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
   const c = pc.case;
   if (pc.skipped) return skippedResult(pc, pc.skipped);
   const builds = buildsFor(c, o.builds);
-  if (builds.length === 0) return skippedResult(pc, `no configured build serves ${c.transport}`);
+  if (builds.length === 0) {
+    return skippedResult(pc, c.servedBy ? `no configured ${c.servedBy.join("/")} build serves ${c.transport}` : `no configured build serves ${c.transport}`);
+  }
+  // Checked before anything is sent, to the builds or to the oracle.
+  const risk = o.allowBroadcast ? undefined : broadcastRisk(pc);
+  if (risk) return skippedResult(pc, risk);
   const [answers, oracle] = await Promise.all([
     Promise.all(builds.map((b) => limits.get(b.name)!.run(() => ask(pc, b, o.connections)))),
     c.expect.kind === "oracle" && o.oracle ? o.oracle.answer(pc) : Promise.resolve(undefined),
@@ -94,6 +109,7 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
     ...(pc.requestJson !== undefined ? { request: pc.requestJson } : {}),
     verdict: j.verdict, answers: j.answers, ...(j.oracle ? { oracle: j.oracle } : {}),
     divergences, volatile: c.volatile, excluded: j.excluded, unordered: c.unordered, patches: j.patches,
+    ...(o.golden ? { drift: driftOf(c, j.answers, o.golden.root, o.golden.chain) } : {}),
   };
 }
 

@@ -3,20 +3,21 @@
 // Whatever happens (a build down, an interruption), the reporters still get run-end
 // and write what there is.
 
-import { create, fromBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { CompactTxStreamer, ChainSpecSchema, EmptySchema, BlockIDSchema, LightdInfoSchema } from "../gen/walletrpc/service_pb.js";
 import type { Case } from "../corpus/case.js";
 import { withDynamic, type ChainProfile } from "../corpus/chain-profile.js";
 import { classify } from "../ledger/classify.js";
 import { ledgerFindings } from "../ledger/findings.js";
 import type { Quirk } from "../ledger/quirk.js";
-import { describeEndpoint, type Build, type RunConfig } from "../targets/config.js";
+import { describeEndpoint, secretsOf, type Build, type RunConfig } from "../targets/config.js";
 import { grpcTarget, type GrpcTarget } from "../targets/grpc.js";
 import { jsonRpcTarget, type JsonRpcTarget } from "../targets/jsonrpc.js";
 import { jsonRpcOracle, type GrpcDeriver } from "../oracle/source.js";
 import { VERSION } from "../version.js";
 import type { BuildInfo, Reporter, RunEvent, RunSummary } from "./events.js";
 import { planCases } from "./plan.js";
+import { scrubber } from "./redact.js";
 import type { CaseResult } from "./result.js";
 import { REPORT_SCHEMA_VERSION } from "./result.js";
 import { runCases, type Connections } from "./runner.js";
@@ -34,6 +35,10 @@ export interface SessionOptions {
   shard?: { index: number; count: number };
   caseConcurrency?: number;
   today?: Date;
+  /** Compare answers with goldens recorded under this folder (golden/<chain>/<build>/…). */
+  goldenRoot?: string;
+  /** Send cases that carry a valid transaction; honoured only on a regtest chain. */
+  allowBroadcast?: boolean;
 }
 
 export interface SessionResult {
@@ -56,8 +61,25 @@ function openConnections(builds: readonly Build[]): Connections {
 const getLatest = CompactTxStreamer.method.getLatestBlock;
 const getInfo = CompactTxStreamer.method.getLightdInfo;
 
+/**
+ * Startup calls (tip, protocol versions) get the build's own deadline, capped: a build
+ * that hangs must not hold the run longer than its cases would.
+ */
+const STARTUP_DEADLINE_MS = 10_000;
+const startupDeadline = (b: Build | undefined) => Math.min(b?.deadlineMs ?? STARTUP_DEADLINE_MS, STARTUP_DEADLINE_MS);
+
+/** The message of a good unary answer, or undefined: a build's garbage must not end the run. */
+function decodedAnswer<D extends DescMessage>(schema: D, obs: { code: number; messages: Uint8Array[] }): MessageShape<D> | undefined {
+  if (obs.code !== 0 || obs.messages.length !== 1) return undefined;
+  try {
+    return fromBinary(schema, obs.messages[0]!);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The chain tip, from the oracle when there is one, else from the first gRPC build. */
-async function tipOf(oracle: JsonRpcTarget | undefined, conns: Connections): Promise<{ height: number; hash: string } | undefined> {
+async function tipOf(oracle: JsonRpcTarget | undefined, conns: Connections, builds: readonly Build[]): Promise<{ height: number; hash: string } | undefined> {
   if (oracle) {
     const [count, best] = await Promise.all([oracle.call("getblockcount", []), oracle.call("getbestblockhash", [])]);
     try {
@@ -68,10 +90,10 @@ async function tipOf(oracle: JsonRpcTarget | undefined, conns: Connections): Pro
       // falls through to the builds
     }
   }
-  for (const target of conns.grpc.values()) {
-    const obs = await target.call(getLatest, create(ChainSpecSchema), { deadlineMs: 10_000 });
-    if (obs.code !== 0 || obs.messages.length !== 1) continue;
-    const id = fromBinary(BlockIDSchema, obs.messages[0]!);
+  for (const [name, target] of conns.grpc) {
+    const obs = await target.call(getLatest, create(ChainSpecSchema), { deadlineMs: startupDeadline(builds.find((b) => b.name === name)) });
+    const id = decodedAnswer(BlockIDSchema, obs);
+    if (!id) continue;
     return { height: Number(id.height), hash: Buffer.from(id.hash).reverse().toString("hex") };
   }
   return undefined;
@@ -84,9 +106,8 @@ async function protocolVersions(builds: readonly Build[], conns: Connections): P
     if (b.protocolVersion) return out.set(b.name, b.protocolVersion);
     const target = conns.grpc.get(b.name);
     if (!target) return;
-    const obs = await target.call(getInfo, create(EmptySchema), { deadlineMs: 10_000 });
-    if (obs.code !== 0 || obs.messages.length !== 1) return;
-    const v = fromBinary(LightdInfoSchema, obs.messages[0]!).lightwalletProtocolVersion;
+    const obs = await target.call(getInfo, create(EmptySchema), { deadlineMs: startupDeadline(b) });
+    const v = decodedAnswer(LightdInfoSchema, obs)?.lightwalletProtocolVersion;
     if (v) out.set(b.name, v);
   }));
   return out;
@@ -123,22 +144,33 @@ export function summarize(results: readonly CaseResult[], findings: ReturnType<t
     known: divergences - fresh,
     stale: findings.stale.map((s) => ({ quirk: s.quirk, reason: s.reason })),
     expired: findings.expired.map((e) => ({ quirk: e.quirk, expires: e.expires })),
+    ...(results.some((r) => r.drift) ? {
+      drifted: results.reduce((n, r) => n + (r.drift ?? []).filter((d) => d.status === "changed").length, 0),
+      unrecorded: results.reduce((n, r) => n + (r.drift ?? []).filter((d) => d.status === "unrecorded").length, 0),
+    } : {}),
     durationMs,
   };
 }
 
-/** 0 when every divergence is known; 1 for new divergences, expired entries, or stale ones (unless allowed). */
+/** 0 when every divergence is known; 1 for new divergences, drift, expired entries, or stale ones (unless allowed). */
 export function exitCodeOf(s: RunSummary, allowStale: boolean): number {
-  return s.newDivergences > 0 || s.expired.length > 0 || (!allowStale && s.stale.length > 0) ? 1 : 0;
+  return s.newDivergences > 0 || (s.drifted ?? 0) > 0 || s.expired.length > 0 || (!allowStale && s.stale.length > 0) ? 1 : 0;
 }
 
 export async function runSession(o: SessionOptions): Promise<SessionResult> {
   const t0 = performance.now();
-  const emit = (e: RunEvent) => o.reporters.forEach((r) => r.onEvent(e));
+  // Reporters (and the results handed back) only ever see copies with secrets masked.
+  const scrub = scrubber(secretsOf(o.config));
+  const emit = (e: RunEvent) => {
+    const safe = scrub(e);
+    o.reporters.forEach((r) => r.onEvent(safe));
+  };
   const conns = openConnections(o.config.builds);
-  const oracleTarget = o.config.oracle ? jsonRpcTarget(o.config.oracle.jsonrpc) : undefined;
+  // The oracle gets the run's default deadline; its body limit stays the client's, which
+  // is above Zebra's own 50 MiB response cap.
+  const oracleTarget = o.config.oracle ? jsonRpcTarget(o.config.oracle.jsonrpc, { deadlineMs: o.config.defaults.deadlineMs }) : undefined;
   try {
-    const [tip, versions] = await Promise.all([tipOf(oracleTarget, conns), protocolVersions(o.config.builds, conns)]);
+    const [tip, versions] = await Promise.all([tipOf(oracleTarget, conns, o.config.builds), protocolVersions(o.config.builds, conns)]);
     const anchors = tip ? withDynamic(o.chain, tip) : o.chain.anchors;
     const planned = planCases(o.cases, anchors, o.chain.name);
     const builds = o.config.builds.map((b) => buildInfo(b, versions.get(b.name)));
@@ -158,13 +190,17 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       protocolVersions: versions,
       caseConcurrency: o.caseConcurrency,
       signal: o.signal,
+      allowBroadcast: o.allowBroadcast === true && o.chain.network === "regtest",
+      ...(o.goldenRoot ? { golden: { root: o.goldenRoot, chain: o.chain.name } } : {}),
       onResult: (result, done, total) => emit({ type: "case-result", result, done, total }),
     });
     const findings = ledgerFindings(o.ledger, results, o.config.builds.map(identity), o.today);
     const summary = summarize(results, findings, performance.now() - t0);
-    const exitCode = exitCodeOf(summary, o.allowStale ?? false);
+    // A shard cannot tell stale entries: the cases that show one may be in another
+    // shard. `zconform merge` judges staleness over all shards.
+    const exitCode = exitCodeOf(summary, (o.allowStale ?? false) || o.shard !== undefined);
     emit({ type: "run-end", summary, partial, finishedAt: new Date().toISOString(), exitCode });
-    return { results, summary, exitCode, partial };
+    return { results: scrub(results), summary: scrub(summary), exitCode, partial };
   } finally {
     await Promise.all([...conns.grpc.values()].map((t) => t.close()));
     await Promise.all([...conns.jsonrpc.values()].map((t) => t.close()));

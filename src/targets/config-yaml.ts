@@ -48,6 +48,12 @@ export function fieldName(path: Path): string {
   return out;
 }
 
+/** Fields whose values are credentials (header values count too). */
+const SECRET_VALUES = new Set(["password", "bearerToken"]);
+
+/** As many aliases as the corpus loader allows (yaml's maxAliasCount there). */
+export const MAX_ALIASES = 100;
+
 const OPEN = "\uE000";
 const CLOSE = "\uE001";
 const REFERENCE = /\$?\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -69,8 +75,34 @@ export function readYaml(text: string, env: Record<string, string | undefined>):
   const lineOf = (node: Node | null | undefined, fallback: number): number =>
     node?.range ? lineCounter.linePos(node.range[0]).line : fallback;
 
+  // Aliases are followed by hand here, so the limits the library applies in toJS must be
+  // applied here too: a few lines of nested aliases ("billion laughs") would otherwise
+  // expand to billions of values, and an alias to its own container would never end.
+  let aliases = 0;
+  const open = new Set<unknown>();
   const walk = (raw: unknown, path: Path, line: number, keyLine?: number): unknown => {
-    const node = isAlias(raw) ? raw.resolve(doc) : raw;
+    let node = raw;
+    if (isAlias(raw)) {
+      const at = lineOf(raw, line);
+      if (++aliases > MAX_ALIASES) {
+        if (aliases === MAX_ALIASES + 1) data.problems.push({ line: at, path, message: `more than ${MAX_ALIASES} YAML aliases (*name); write the values out` });
+        return null;
+      }
+      node = raw.resolve(doc);
+      if (open.has(node)) {
+        data.problems.push({ line: at, path, message: `YAML alias *${raw.source} refers to a map or list that contains it` });
+        return null;
+      }
+    }
+    if (isMap(node) || isSeq(node)) open.add(node);
+    try {
+      return walkNode(node, path, line, keyLine);
+    } finally {
+      open.delete(node);
+    }
+  };
+
+  const walkNode = (node: unknown, path: Path, line: number, keyLine?: number): unknown => {
     const here = lineOf(node as Node | undefined, line);
     data.where.set(pointer(path), { line: here, keyLine });
     if (isMap(node)) {
@@ -107,7 +139,9 @@ export function readYaml(text: string, env: Record<string, string | undefined>):
   };
 
   const expand = (s: string, path: Path, line: number): string => {
-    const result = expandEnv(s, env);
+    // Error messages go to the terminal: a credential's text is never quoted in them.
+    const secret = SECRET_VALUES.has(String(path[path.length - 1])) || path[path.length - 2] === "headers";
+    const result = expandEnv(s, env, { quote: !secret });
     if ("error" in result) {
       data.problems.push({ line, path, message: result.error });
       if (result.unset) data.unsetEnv.add(pointer(path));
@@ -128,6 +162,7 @@ export function readYaml(text: string, env: Record<string, string | undefined>):
 export function expandEnv(
   s: string,
   env: Record<string, string | undefined>,
+  opts: { quote?: boolean } = {},
 ): { value: string } | { error: string; unset?: boolean } {
   const unset: string[] = [];
   let out = s.replace(new RegExp(`${OPEN}([^${CLOSE}]*)${CLOSE}`, "g"), (_m, name: string) => {
@@ -141,7 +176,8 @@ export function expandEnv(
   }
   const parts = out.split("$${");
   if (parts.some((p) => p.includes("${"))) {
-    return { error: `invalid \${…} reference in ${JSON.stringify(s)} (names are letters, digits and _)` };
+    const where = opts.quote === false ? "" : ` in ${JSON.stringify(s)}`;
+    return { error: `invalid \${…} reference${where} (names are letters, digits and _)` };
   }
   out = parts.join("${");
   return { value: out };

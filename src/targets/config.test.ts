@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { basicHeader } from "./auth.js";
+import { MAX_ALIASES } from "./config-yaml.js";
 import {
   ConfigError,
   describeEndpoint,
@@ -281,5 +282,38 @@ describe("secrets", () => {
     expect(clean).toContain("zconform-ci");
     const log = `sent authorization: ${basicHeader("__cookie__", "c00kie/T0ken+xyz=")} to ${encodeURIComponent("c00kie/T0ken+xyz=")}`;
     expect(redact(log, secrets)).toBe("sent authorization: *** to ***");
+  });
+});
+
+// Found by fuzzing (test/fuzz/config-loader.test.ts): each of these crashed or hung the
+// loader instead of giving a ConfigError.
+describe("hostile YAML and malformed values", () => {
+  const head = "chain: fixture\nbuilds:\n  - { name: a, implementation: other, grpc: { url: 'http://h:1' } }\n";
+
+  test("an alias bomb is cut off after MAX_ALIASES aliases, quickly", () => {
+    const bomb = ["extra:", "  - &b0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"];
+    for (let i = 1; i < 9; i++) bomb.push(`  - &b${i} [${Array.from({ length: 10 }, () => `*b${i - 1}`).join(", ")}]`);
+    const t0 = performance.now();
+    const problems = problemsOf(head + bomb.join("\n") + "\n");
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(problems).toContain(`${FILE}:6: extra[2][8][1]: more than ${MAX_ALIASES} YAML aliases (*name); write the values out`);
+  });
+
+  test("an alias to its own container is a problem, not endless recursion", () => {
+    expect(problemsOf(head + "extra: &loop [1, *loop]\n")).toContain(`${FILE}:4: extra[1]: YAML alias *loop refers to a map or list that contains it`);
+  });
+
+  test("credentials in the URL that are not valid percent-encoding", () => {
+    const problems = problemsOf("chain: fixture\nbuilds:\n  - { name: a, implementation: other, jsonrpc: { url: 'http://me:s3cret%4@h:1' } }\n");
+    expect(problems).toEqual([`${FILE}:3: builds[0].jsonrpc.url: the user or password in the URL is not valid percent-encoding`]);
+    expect(problems.join()).not.toContain("s3cret");
+  });
+
+  test("a broken ${ in a password is reported without quoting the password", () => {
+    const problems = problemsOf("chain: fixture\nbuilds:\n  - { name: a, implementation: other, jsonrpc: { url: 'http://h:1', user: u, password: 'pa55-${word' } }\n");
+    expect(problems).toEqual([`${FILE}:3: builds[0].jsonrpc.password: invalid \${…} reference (names are letters, digits and _)`]);
+    // Other fields still quote the text, which helps to find the typo.
+    expect(problemsOf("chain: fixture\nbuilds:\n  - { name: a, implementation: other, version: 'v${x', grpc: { url: 'http://h:1' } }\n").join())
+      .toContain('invalid ${…} reference in "v${x"');
   });
 });

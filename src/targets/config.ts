@@ -196,7 +196,11 @@ function endpointFrom(raw: RawEndpoint, at: Path, ctx: EndpointContext): GrpcEnd
   const methods: Auth[] = [];
   // Credentials in the URL would be printed wherever the URL is; move them out of it.
   if (url.username || url.password) {
-    methods.push({ kind: "basic", user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) });
+    const user = percentDecoded(url.username);
+    const password = percentDecoded(url.password);
+    // The message must not repeat the credentials.
+    if (user === undefined || password === undefined) complain("url", "the user or password in the URL is not valid percent-encoding");
+    else methods.push({ kind: "basic", user, password });
     url.username = "";
     url.password = "";
     out.url = url.toString().replace(/\/$/, raw.url.endsWith("/") ? "/" : "");
@@ -233,6 +237,15 @@ function endpointFrom(raw: RawEndpoint, at: Path, ctx: EndpointContext): GrpcEnd
     }
   }
   return out;
+}
+
+/** decodeURIComponent, or undefined for text that is not valid percent-encoding ("%4"). */
+function percentDecoded(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return undefined;
+  }
 }
 
 /** `~` is the home directory; relative paths are relative to the config file. */

@@ -24,6 +24,11 @@ export const DEFAULT_JSONRPC_DEADLINE_MS = 30_000;
 export const DEFAULT_JSONRPC_MAX_BYTES = 64 * 1024 * 1024;
 
 export interface JsonRpcCallOptions {
+  /**
+   * The request id. Answers echo it, so callers comparing bodies across servers give
+   * every server the same id for the same question; default: a counter per target.
+   */
+  id?: number;
   deadlineMs?: number;
   maxMessageBytes?: number;
   /** Extra HTTP headers for this call. */
@@ -78,7 +83,7 @@ export function jsonRpcTarget(endpoint: JsonRpcEndpoint, defaults: JsonRpcTarget
     callOpts: JsonRpcCallOptions = {},
   ): Promise<JsonRpcObservation> {
     const opts = { ...defaults, ...callOpts, headers: { ...defaults.headers, ...callOpts.headers } };
-    const id = nextId++;
+    const id = callOpts.id ?? nextId++;
     // A param JSON cannot represent (bigint, cycle) is the caller's bug: this throws.
     const body = JSON.stringify({ jsonrpc: "2.0", id, method, params: [...params] });
     const deadlineMs = opts.deadlineMs ?? DEFAULT_JSONRPC_DEADLINE_MS;

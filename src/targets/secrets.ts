@@ -51,21 +51,47 @@ function headerForms(header: string): string[] {
 }
 
 /**
- * `text` with every secret replaced by `***`, also where the secret appears escaped as a
- * JSON string or percent-encoded in a URL. Longest secrets go first so that one secret
- * containing another is replaced whole.
+ * Encoded forms are only looked for from this length on: the hex or base64 of a shorter
+ * secret is short enough to turn up by chance in the hex and base64 of answers.
  */
-export function redact(text: string, secrets: readonly string[]): string {
-  const forms = new Set<string>();
+export const MIN_ENCODED_SECRET_LENGTH = 8;
+
+const MASK = "***";
+const MASK_HEX = Buffer.from(MASK).toString("hex");
+
+/** Each form a secret may take in output, with what replaces it, longest first. */
+export function secretForms(secrets: readonly string[]): [form: string, mask: string][] {
+  const forms = new Map<string, string>();
   for (const s of secrets) {
     if (s.length < MIN_SECRET_LENGTH) continue;
-    forms.add(s);
-    forms.add(JSON.stringify(s).slice(1, -1));
-    forms.add(encodeURIComponent(s));
+    forms.set(s, MASK);
+    forms.set(JSON.stringify(s).slice(1, -1), MASK);
+    forms.set(encodeURIComponent(s), MASK);
+    if (s.length < MIN_ENCODED_SECRET_LENGTH) continue;
+    // Answers are shown as hex and bytes fields as base64: a server that echoes a
+    // credential into its answer must not put it in a report that way either. The hex
+    // form becomes the hex of the mask, so the hex stays hex.
+    const bytes = Buffer.from(s, "utf8");
+    forms.set(bytes.toString("hex"), MASK_HEX);
+    forms.set(bytes.toString("base64").replace(/=+$/, ""), MASK);
+    forms.set(bytes.toString("base64url"), MASK);
   }
+  return [...forms].filter(([f]) => f.length >= MIN_SECRET_LENGTH).sort((a, b) => b[0].length - a[0].length);
+}
+
+/**
+ * `text` with every secret replaced by `***`, also where the secret appears escaped as a
+ * JSON string, percent-encoded in a URL, or (for secrets of 8 characters and more) as
+ * base64 or hex. Longest forms go first so that one secret containing another is
+ * replaced whole.
+ */
+export function redact(text: string, secrets: readonly string[]): string {
+  return redactForms(text, secretForms(secrets));
+}
+
+/** redact() with the forms computed once, for callers that redact many strings. */
+export function redactForms(text: string, forms: readonly [string, string][]): string {
   let out = text;
-  for (const f of [...forms].sort((a, b) => b.length - a.length)) {
-    if (f.length >= MIN_SECRET_LENGTH) out = out.split(f).join("***");
-  }
+  for (const [f, mask] of forms) if (out.includes(f)) out = out.split(f).join(mask);
   return out;
 }

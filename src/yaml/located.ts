@@ -1,7 +1,7 @@
 // YAML documents that remember where each value stands, so that every problem in a
 // user's file (cases, ledger, config) can be reported as file:line: field.
 
-import { isMap, isNode, isSeq, LineCounter, parseDocument, type Document } from "yaml";
+import { isMap, isNode, isSeq, LineCounter, parseDocument, visit, type Document } from "yaml";
 import type { ErrorObject, ValidateFunction } from "ajv";
 
 export type PathPart = string | number;
@@ -42,7 +42,9 @@ export function fieldName(path: readonly PathPart[]): string {
 /** Parses YAML text; syntax errors become problems with their line. */
 export function parseLocated(text: string, file: string): Located {
   const lineCounter = new LineCounter();
-  const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // logLevel error: what the library would only warn about on the console (a map used as
+  // a key) surfaces as an unknown field in the schema check instead.
+  const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: "error" });
   if (doc.errors.length > 0) {
     throw new ProblemsError(doc.errors.map((e) => ({
       file,
@@ -69,7 +71,33 @@ export function parseLocated(text: string, file: string): Located {
     }
     return line;
   };
-  return { file, value: doc.toJS({ maxAliasCount: 100 }), lineOf };
+  return { file, value: plainValue(doc, lineCounter, file), lineOf };
+}
+
+/**
+ * The document as plain data. The yaml library reports alias problems (an alias to an
+ * anchor not yet defined, an alias bomb over maxAliasCount) only here, as a bare
+ * ReferenceError without a position: they become problems at the alias's line.
+ */
+function plainValue(doc: Document, lineCounter: LineCounter, file: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    let first: number | undefined;
+    let unresolved: number | undefined;
+    visit(doc, {
+      Alias(_, node) {
+        const line = node.range ? lineCounter.linePos(node.range[0]).line : 1;
+        first ??= line;
+        if (node.resolve(doc) === undefined) {
+          unresolved = line;
+          return visit.BREAK;
+        }
+        return undefined;
+      },
+    });
+    throw new ProblemsError([{ file, line: unresolved ?? first ?? 1, field: "", message: `YAML: ${(e as Error).message}` }]);
+  }
 }
 
 function pointerToPath(pointer: string): PathPart[] {

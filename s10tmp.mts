@@ -1,0 +1,12 @@
+import { inputsFromConfig } from "./src/commands/inputs.ts";
+import { runSession } from "./src/run/session.ts";
+import { deriveFromOracle } from "./src/oracle/derive.ts";
+import { reportersFor } from "./src/commands/reporters.ts";
+process.on("beforeExit", () => { console.error("beforeExit; active:", (process as any).getActiveResourcesInfo?.()); });
+const out = { stdout: (l: string) => console.log(l), stderr: (l: string) => console.error(l) };
+const inputs = inputsFromConfig({ config: "/tmp/scratch/cfg.yaml", cases: "/tmp/scratch/cases" }, out);
+console.error("inputs ok");
+const quiet = process.argv[2] === "q";
+const reporters = reportersFor({ quiet }, out);
+const r = await runSession({ config: inputs.config, cases: inputs.cases, chain: inputs.chain, ledger: inputs.ledger, reporters: [...reporters, { onEvent: (e) => console.error("event", e.type), finish: async () => console.error("finish") }], deriveGrpc: deriveFromOracle });
+console.error("done", r.exitCode);

@@ -1,0 +1,159 @@
+// zconform as a jest suite, for indexer authors who run their tests with jest:
+//
+//   import { conformanceSuite } from "zconform/jest";
+//   conformanceSuite({ config: "zconform.config.yaml" });
+//
+// declares a describe per rpc or JSON-RPC method and a test per case and build. Jest
+// wants tests declared synchronously, so the corpus and ledger are read at once; the
+// whole run happens once, in beforeAll, and each test reads its own result. A test fails
+// on a new divergence (known quirks pass and are listed in one note at the end), and a
+// dedicated test fails on expired ledger entries and, unless allowed, stale ones.
+
+import type { ChainProfile } from "../corpus/chain-profile.js";
+import { loadChainProfile } from "../corpus/chain-profile.js";
+import type { Case } from "../corpus/case.js";
+import { inputsFromFixture } from "../commands/inputs.js";
+import type { FixtureNetwork } from "../fixture/network.js";
+import { deriveFromOracle } from "../oracle/derive.js";
+import type { Reporter, RunSummary } from "../run/events.js";
+import type { CaseResult } from "../run/result.js";
+import { runSession } from "../run/session.js";
+import type { RunConfig } from "../targets/config.js";
+import type { Transport } from "../targets/observation.js";
+import { conformanceError, failureOf, ledgerProblems } from "./format.js";
+import { asks, planSuite, type DeclaredBuild, type SuitePlanOptions } from "./plan.js";
+
+export type { ConfigSource } from "./plan.js";
+
+export interface ConformanceSuiteOptions extends SuitePlanOptions {
+  /** Title of the outer describe. */
+  name?: string;
+  /** Anchors to plan with, instead of <cases>/chains/<config.chain>.yaml (ignored with `fixture`). */
+  chain?: ChainProfile;
+  /** Stale ledger entries do not fail the ledger test. */
+  allowStale?: boolean;
+  /** How long the whole run may take (beforeAll's timeout). Default 10 minutes. */
+  timeoutMs?: number;
+  /** More reporters fed by the run, e.g. htmlReporter("reports/conformance.html"). */
+  reporters?: Reporter[];
+}
+
+interface Outcome {
+  results: Map<string, CaseResult>;
+  summary: RunSummary;
+}
+
+const silent = { stdout: () => {}, stderr: () => {} };
+
+function groupTitle(transport: Transport, method: string): string {
+  return `${transport === "grpc" ? "gRPC" : "JSON-RPC"} ${method}`;
+}
+
+function knownNote(results: Iterable<CaseResult>): string | undefined {
+  const byQuirk = new Map<string, Set<string>>();
+  for (const r of results) for (const d of r.divergences) {
+    if (d.quirk === null) continue;
+    const set = byQuirk.get(d.quirk) ?? new Set<string>();
+    set.add(`${r.caseId} [${d.build}]`);
+    byQuirk.set(d.quirk, set);
+  }
+  if (byQuirk.size === 0) return undefined;
+  const lines = [...byQuirk].map(([q, where]) => `  ${q}: ${where.size} case(s) — ${[...where].slice(0, 4).join(", ")}${where.size > 4 ? ", …" : ""}`);
+  return `zconform: known quirks (ledger) passed in ${[...byQuirk.values()].reduce((s, w) => s + w.size, 0)} case/build pair(s):\n${lines.join("\n")}`;
+}
+
+export function conformanceSuite(o: ConformanceSuiteOptions): void {
+  if (typeof describe !== "function" || typeof beforeAll !== "function") {
+    throw new Error("conformanceSuite() declares jest tests: call it at the top level of a jest test file");
+  }
+  const plan = planSuite(o);
+  let outcome: Outcome | undefined;
+  let network: FixtureNetwork | undefined;
+
+  const run = async () => {
+    let config: RunConfig;
+    let chain: ChainProfile;
+    if (o.fixture) {
+      const inputs = await inputsFromFixture({
+        cases: plan.casesDir, ...(o.fixture.chain ? { chainFile: o.fixture.chain } : {}),
+        ...(o.fixture.profiles ? { profiles: [...o.fixture.profiles] } : {}),
+        ...(typeof o.ledger === "string" ? { ledger: o.ledger } : {}),
+      }, silent);
+      network = inputs.network;
+      config = inputs.config;
+      chain = inputs.chain;
+    } else {
+      config = plan.config ?? (await (o.config as () => RunConfig | Promise<RunConfig>)());
+      chain = o.chain ?? loadChainProfile(plan.casesDir, config.chain);
+    }
+    const session = await runSession({
+      config, cases: plan.cases, chain, ledger: plan.ledger, reporters: o.reporters ?? [],
+      deriveGrpc: deriveFromOracle, allowStale: o.allowStale ?? false,
+    });
+    outcome = { results: new Map(session.results.map((r) => [r.caseId, r])), summary: session.summary };
+  };
+
+  const resultOf = (c: Case): CaseResult => {
+    if (!outcome) throw conformanceError("the run did not complete (see the error of beforeAll)");
+    const r = outcome.results.get(c.id);
+    if (!r) throw conformanceError(`${c.id} has no result: the run was interrupted`);
+    return r;
+  };
+
+  const check = (c: Case, build: DeclaredBuild | undefined) => {
+    const r = resultOf(c);
+    if (r.skipped) return;
+    if (build && !r.answers.some((a) => a.side === build.name)) {
+      throw conformanceError(`${c.id}: ${build.name} gave no answer, although it was expected to serve ${c.transport}`);
+    }
+    const failure = failureOf(r, build ? [build.name] : r.answers.map((a) => a.side));
+    if (failure) throw conformanceError(failure);
+  };
+
+  describe(o.name ?? "zconform conformance", () => {
+    beforeAll(run, o.timeoutMs ?? 600_000);
+    afterAll(async () => {
+      const note = outcome && knownNote(outcome.results.values());
+      if (note) console.info(note);
+      await network?.close();
+    });
+
+    const groups = new Map<string, Case[]>();
+    for (const c of plan.cases) {
+      const key = groupTitle(c.transport, c.method);
+      groups.set(key, [...(groups.get(key) ?? []), c]);
+    }
+    // Cases limited to other chains are skipped visibly when the chain is known now.
+    const chainName = o.fixture ? "fixture" : plan.config?.chain;
+    for (const [title, cases] of groups) {
+      describe(title, () => {
+        for (const c of cases) {
+          const declare = chainName && c.chains && !c.chains.includes(chainName) ? test.skip : test;
+          if (!plan.builds) {
+            declare(c.title ? `${c.id} — ${c.title}` : c.id, () => check(c, undefined));
+            continue;
+          }
+          for (const b of plan.builds.filter((x) => asks(x, c))) {
+            declare(`${c.id} [${b.name}]`, () => check(c, b));
+          }
+        }
+      });
+    }
+
+    test("every answer was checked by a test", () => {
+      if (!outcome || !plan.builds) return;
+      const byName = new Map(plan.builds.map((b) => [b.name, b]));
+      const cases = new Map(plan.cases.map((c) => [c.id, c]));
+      const unchecked = [...outcome.results.values()].flatMap((r) => r.answers
+        .filter((a) => { const b = byName.get(a.side); return !b || !asks(b, cases.get(r.caseId)!); })
+        .map((a) => `${r.caseId} [${a.side}]`));
+      if (unchecked.length > 0) throw conformanceError(`answers without a test (a build was asked a case it was not expected to serve): ${unchecked.slice(0, 10).join(", ")}`);
+    });
+
+    test("ledger: no expired or stale entries", () => {
+      if (!outcome) throw conformanceError("the run did not complete (see the error of beforeAll)");
+      const problems = ledgerProblems(outcome.summary, o.allowStale ?? false);
+      if (problems) throw conformanceError(problems);
+    });
+  });
+}
