@@ -1,0 +1,209 @@
+// What `npm start` must show: the whole corpus against every emulated profile finds every
+// deviation the profiles emulate, each explained by its ledger entry and nothing new; the
+// ledger is precise (removing an entry makes exactly its divergences new) and honest (an
+// entry for a quirk no profile shows is stale); and the reference against a second
+// reference instance shows nothing at all.
+
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { join } from "node:path";
+import { inputsFromFixture, type RunInputs } from "../src/commands/inputs.js";
+import { startFixtureNetwork } from "../src/fixture/network.js";
+import { PROFILES, type ProfileName } from "../src/fixture/grpc/profiles.js";
+import { deviationsOf } from "../src/fixture/jsonrpc/profiles.js";
+import { classify, type BuildIdentity } from "../src/ledger/classify.js";
+import { ledgerFindings } from "../src/ledger/findings.js";
+import { loadLedger, parseLedger, type Quirk } from "../src/ledger/quirk.js";
+import { loadCorpus } from "../src/corpus/load.js";
+import { deriveFromOracle } from "../src/oracle/derive.js";
+import { runSession, type SessionResult } from "../src/run/session.js";
+import type { CaseResult } from "../src/run/result.js";
+import { DEFAULT_LIMITS, type RunConfig } from "../src/targets/config.js";
+
+const CASES = join(import.meta.dirname, "..", "cases");
+const quiet = { stdout: () => {}, stderr: () => {} };
+
+type Shows = string | string[] | { unobservable: string };
+
+/**
+ * Each emulated deviation, and the ledger entry its divergences fall under — or why the
+ * corpus run cannot see it. Read beside src/fixture/grpc/profiles.ts and cases/quirks.yaml.
+ */
+const LWD: Record<string, Shows> = {
+  "lwd-getblock-by-hash-unimplemented": "lwd-getblock-by-hash-unimplemented",
+  "lwd-treestate-hash-big-endian": "lwd-treestate-hash-big-endian",
+  "lwd-send-quoted-txid": { unobservable: "needs a valid transaction accepted; the corpus never sends one" },
+  "lwd-pool-type-zero-unknown-code": "lwd-pool-type-zero-unknown",
+  "lwd-pool-type-unknown-accepted": "lwd-pool-type-unknown-accepted",
+  "lwd-subtree-protocol-unknown-code": "lwd-subtree-protocol-unknown",
+  "lwd-keeps-empty-txs": "lwd-nullifiers-keep-empty-txs",
+  "lwd-mempool-sorted": { unobservable: "mempool streams are declared unordered" },
+  "lwd-mempool-no-vin": "lwd-mempool-no-vin",
+  "lwd-ping-disabled": "ping-disabled",
+  "lwd-status-codes": "lwd-treestate-node-errors",
+  "lwd-treestate-pre-sapling-error": "lwd-treestate-pre-sapling-error",
+};
+
+const ZAINO_GRPC: Record<string, Shows> = {
+  "zaino-internal-status": ["zaino-internal-status", "zaino-send-rejection-internal"],
+  "zaino-range-unset-out-of-range": "zaino-range-unset-out-of-range",
+  "zaino-height-zero-genesis": "zaino-height-zero-genesis",
+  "zaino-short-hash-ignored": "zaino-short-hash-ignored",
+  // Its codes show where they differ from the reference's (an unknown hash); its texts are
+  // declared volatile in error cases.
+  "zaino-error-texts": "zaino-block-hash-not-found-invalid-argument",
+  "zaino-pool-type-checks": "zaino-pool-type-checks",
+  "zaino-ironwood-rejected": ["zaino-pool-type-checks", "zaino-ironwood-protocol-rejected"],
+  "zaino-address-limits": { unobservable: "no case sends more than 1,000 addresses to the UTXO rpcs" },
+  "zaino-taddr-range": "zaino-taddr-range",
+  "zaino-balance-stream-duplicates": "balance-stream-duplicate-counted-twice",
+  "zaino-mempool-ignores-pooltypes": "zaino-mempool-ignores-pooltypes",
+  "zaino-nullifier-range-keeps-transparent": "zaino-nullifier-range-keeps-transparent",
+  "zaino-mempool-tip-height": "zaino-mempool-tip-height",
+  "zaino-upgrade-last-entry": "zaino-upgrade-last-entry",
+  "zaino-sapling-activation-default-1": { unobservable: "the fixture's node always reports Sapling's activation" },
+  "zaino-ping-unimplemented": "ping-disabled",
+  "zaino-small-unary-delay": { unobservable: "a timing behaviour: `zconform latency` reports it" },
+  "zaino-getblock-transparent": { unobservable: "matches the v0.4.1+ rule the oracle follows" },
+  "zaino-getblock-shielded-only": "zaino-getblock-shielded-only",
+};
+
+const ZAINO_JSONRPC: Record<string, Shows> = {
+  "zaino-getrawtransaction-verbose-object": "zaino-getrawtransaction-verbose-object",
+  "zaino-getrawtransaction-object-fields": "zaino-getrawtransaction-object-fields",
+  "zaino-generic-error": "zaino-jsonrpc-generic-error",
+  "zaino-getblock-internal-error": "zaino-getblock-internal-error",
+  "zaino-no-getblockhash": "zaino-no-getblockhash",
+  "zaino-getblockheader-verbose-required": "zaino-jsonrpc-param-strictness",
+  "zaino-getblocksubsidy-height-required": "zaino-jsonrpc-param-strictness",
+  "zaino-getrawmempool-no-verbose": ["zaino-jsonrpc-param-strictness", "zaino-jsonrpc-flags-ignored"],
+  "zaino-getrawtransaction-no-blockhash": "zaino-jsonrpc-param-strictness",
+  "zaino-sendrawtransaction-hex-only": "zaino-sendrawtransaction-hex-only",
+  "zaino-getaddressutxos-ignores-chaininfo": ["zaino-jsonrpc-param-strictness", "zaino-jsonrpc-flags-ignored"],
+  "zaino-subtrees-sapling-orchard-only": "zaino-jsonrpc-param-strictness",
+  "zaino-getmininginfo-zcashd-superset": "zaino-getmininginfo-superset",
+  "zaino-z-validateaddress-shape": "zaino-z-validateaddress-shape",
+  "zaino-getmempoolinfo-own-mempool": "zaino-getmempoolinfo-own-mempool",
+  "zaino-only-methods": { unobservable: "served by Zaino alone: its builds are compared with each other, and they agree" },
+};
+
+const ZTREAMER: Record<string, Shows> = {
+  "ztreamer-subtree-hash-wire-order": "subtree-completing-hash-wire-order",
+  "ztreamer-balance-stream-duplicates": "balance-stream-duplicate-counted-twice",
+};
+
+const ZEBRA: Record<string, Shows> = {
+  "zebra-no-transparent-fields": ["zebra-no-transparent-data", "zebra-pool-types-ignored"],
+  "zebra-shielded-txs-only": "zebra-no-transparent-data",
+  "zebra-nullifiers-drop-empty": "zebra-no-transparent-data",
+  "zebra-status-codes": ["zebra-send-empty", "zebra-taddr-range"],
+  "zebra-ping-disabled": "ping-disabled",
+  "zebra-lightdinfo": { unobservable: "build fields are declared volatile: the oracle cannot vouch for them" },
+};
+
+const TABLES: Record<string, Shows> = { ...LWD, ...ZAINO_GRPC, ...ZAINO_JSONRPC, ...ZTREAMER, ...ZEBRA };
+
+function deviationIds(profile: ProfileName): string[] {
+  const grpc = PROFILES[profile].deviations.map((d) => d.id as string);
+  const jsonrpc = profile === "zaino-0.9.0" || profile === "zaino-0.10.1" ? deviationsOf(profile).map((d) => d.id) : [];
+  return [...grpc, ...jsonrpc];
+}
+
+function expectedQuirks(profile: ProfileName): string[] {
+  return deviationIds(profile).flatMap((id) => {
+    const shows = TABLES[id];
+    if (shows === undefined) throw new Error(`deviation ${id} of ${profile} is missing from this test's table`);
+    return typeof shows === "string" ? [shows] : Array.isArray(shows) ? shows : [];
+  });
+}
+
+function identities(config: RunConfig): BuildIdentity[] {
+  return config.builds.map((b) => ({ name: b.name, implementation: b.implementation, version: b.version, protocolVersion: b.protocolVersion }));
+}
+
+/** The run's divergences classified again against another ledger. */
+function reclassify(results: readonly CaseResult[], ledger: readonly Quirk[], builds: readonly BuildIdentity[]): CaseResult[] {
+  const byName = new Map(builds.map((b) => [b.name, b]));
+  return results.map((r) => ({
+    ...r,
+    divergences: r.divergences.map((d) => ({ ...d, quirk: classify(ledger, d, d, byName.get(d.build)!) })),
+  }));
+}
+
+describe("the demo run against every emulated profile", () => {
+  let inputs: RunInputs;
+  let run: SessionResult;
+
+  beforeAll(async () => {
+    inputs = await inputsFromFixture({ cases: CASES }, quiet);
+    run = await runSession({ ...inputs, reporters: [], deriveGrpc: deriveFromOracle });
+  }, 180_000);
+  afterAll(() => inputs?.network?.close());
+
+  test("nothing is new, nothing is stale, and the reference never diverges", () => {
+    expect(run.summary.newDivergences).toBe(0);
+    expect(run.summary.stale).toEqual([]);
+    expect(run.summary.expired).toEqual([]);
+    expect(run.exitCode).toBe(0);
+    expect(run.results.flatMap((r) => r.divergences).filter((d) => d.build === "reference")).toEqual([]);
+    expect(run.results.filter((r) => r.skipped)).toEqual([]);
+  });
+
+  test.each(Object.keys(PROFILES).filter((p) => p !== "reference") as ProfileName[])(
+    "%s: every observable deviation shows under its ledger entry, and only those entries",
+    (profile) => {
+      const shown = new Set(run.results.flatMap((r) => r.divergences).filter((d) => d.build === profile).map((d) => d.quirk));
+      const expected = new Set(expectedQuirks(profile));
+      expect([...expected].filter((q) => !shown.has(q)).map((q) => `${q} never shown`)).toEqual([]);
+      expect([...shown].filter((q) => !expected.has(q!)).map((q) => `${q} shown but no deviation of ${profile} explains it`)).toEqual([]);
+    },
+  );
+
+  test("removing any one entry makes exactly its divergences new", () => {
+    const ledger = loadLedger(join(CASES, "quirks.yaml"));
+    const builds = identities(inputs.config);
+    const all = run.results.flatMap((r) => r.divergences);
+    for (const q of ledger) {
+      const without = reclassify(run.results, ledger.filter((x) => x.id !== q.id), builds).flatMap((r) => r.divergences);
+      const fresh = without.map((d, i) => (d.quirk === null ? i : -1)).filter((i) => i >= 0);
+      const owned = all.map((d, i) => (d.quirk === q.id ? i : -1)).filter((i) => i >= 0);
+      expect({ entry: q.id, fresh }).toEqual({ entry: q.id, fresh: owned });
+    }
+  });
+
+  test("an entry for a quirk no profile shows is stale, for each build it covers", () => {
+    const phantom = parseLedger([
+      "quirks:",
+      "  - id: zaino-data-loss",
+      "    title: a quirk no profile emulates",
+      "    kind: error-code",
+      "    builds: [{ implementation: zaino }]",
+      "    match: { methods: [GetBlock], path: status.code, shape: { to: [DATA_LOSS] } }",
+      "    reference: this test",
+      "    status: open",
+    ].join("\n"), "phantom.yaml");
+    const findings = ledgerFindings([...loadLedger(join(CASES, "quirks.yaml")), ...phantom], run.results, identities(inputs.config));
+    expect(findings.stale.map((s) => [s.quirk, s.build])).toEqual([["zaino-data-loss", "zaino-0.9.0"], ["zaino-data-loss", "zaino-0.10.1"]]);
+  });
+});
+
+test("the reference compared with a second reference instance shows zero divergences", async () => {
+  const [a, b] = await Promise.all([startFixtureNetwork({ profiles: ["reference"] }), startFixtureNetwork({ profiles: ["reference"] })]);
+  try {
+    const [ra, rb] = [a.builds()[0]!, b.builds()[0]!];
+    const config: RunConfig = {
+      file: "(test)",
+      chain: "fixture",
+      oracle: { jsonrpc: { url: a.jsonrpc, auth: { kind: "cookie", cookieFile: a.cookie } }, source: { file: "(test)", line: 0 } },
+      defaults: DEFAULT_LIMITS,
+      builds: [{ ...ra, name: "reference-a" }, { ...rb, name: "reference-b" }],
+    };
+    const run = await runSession({
+      config, cases: loadCorpus(CASES), ledger: [], reporters: [], deriveGrpc: deriveFromOracle,
+      chain: { name: "fixture", network: a.model.network.name, anchors: a.anchors, dynamic: {} },
+    });
+    expect(run.summary.divergences).toBe(0);
+    expect(Object.keys(run.summary.verdicts)).toEqual(["agree"]);
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+  }
+}, 180_000);
