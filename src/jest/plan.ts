@@ -8,8 +8,7 @@ import { join } from "node:path";
 import type { Case } from "../corpus/case.js";
 import { loadCorpus } from "../corpus/load.js";
 import { selectCases, type CaseFilter } from "../commands/select.js";
-import { PROFILE_NAMES, type ProfileName } from "../fixture/network.js";
-import { profileByName } from "../fixture/grpc/profiles.js";
+import { fixtureBuildShape, PROFILE_NAMES, type ProfileName } from "../fixture/network.js";
 import { loadLedger, type Quirk } from "../ledger/quirk.js";
 import { loadConfig, type RunConfig } from "../targets/config.js";
 import type { Transport } from "../targets/observation.js";
@@ -51,17 +50,8 @@ export interface SuitePlan {
   config?: RunConfig;
 }
 
-// What src/fixture/network.ts will make of a profile once started: a JSON-RPC endpoint
-// for the builds whose real counterparts serve one (Zebra, Zaino, and the reference), and
-// the implementation name ("other" for the reference). A drift between the two is caught
-// at run time: an unanswered or an unchecked answer fails a test.
 function fixtureBuild(name: ProfileName): DeclaredBuild {
-  const impl = profileByName(name).implementation;
-  return {
-    name,
-    transports: impl === "reference" || impl === "zaino" || impl === "zebrad" ? ["grpc", "jsonrpc"] : ["grpc"],
-    implementation: impl === "reference" ? "other" : impl,
-  };
+  return { name, ...fixtureBuildShape(name) };
 }
 
 function configBuilds(config: RunConfig): DeclaredBuild[] {

@@ -6,6 +6,9 @@
 import type { BuildInfo, RunSummary } from "../run/events.js";
 import type { CaseResult } from "../run/result.js";
 import type { JsonReport } from "./json.js";
+import { matrixOf, type MatrixCell, type MatrixRow } from "./matrix.js";
+
+export { matrixOf };
 
 export function esc(s: string | number): string {
   return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
@@ -29,45 +32,6 @@ export function worstStatus(r: CaseResult, builds: readonly BuildInfo[]): CellSt
   const all = builds.map((b) => caseStatus(r, b.name));
   for (const s of ["new", "known", "ok"] as const) if (all.includes(s)) return s;
   return "none";
-}
-
-export interface MatrixCell {
-  ran: number;
-  known: number;
-  fresh: number;
-}
-
-export interface MatrixRow {
-  transport: string;
-  method: string;
-  cases: number;
-  cells: (MatrixCell | undefined)[];
-}
-
-/** Methods in corpus order × builds in config order; counts are divergences, as in the terminal. */
-export function matrixOf(builds: readonly BuildInfo[], results: readonly CaseResult[]): MatrixRow[] {
-  const rows = new Map<string, MatrixRow>();
-  for (const r of results) {
-    const key = `${r.transport} ${r.method}`;
-    let row = rows.get(key);
-    if (!row) {
-      row = { transport: r.transport, method: r.method, cases: 0, cells: builds.map(() => undefined) };
-      rows.set(key, row);
-    }
-    if (!r.skipped) row.cases++;
-    builds.forEach((b, i) => {
-      if (!r.answers.some((a) => a.side === b.name)) return;
-      const cell = (row!.cells[i] ??= { ran: 0, known: 0, fresh: 0 });
-      cell.ran++;
-      for (const d of r.divergences) {
-        if (d.build !== b.name) continue;
-        if (d.quirk === null) cell.fresh++;
-        else cell.known++;
-      }
-      if ((r.drift ?? []).some((d) => d.build === b.name && d.status === "changed")) cell.fresh++;
-    });
-  }
-  return [...rows.values()];
 }
 
 const SYMBOL: Record<CellStatus, string> = { new: "✗", known: "~", ok: "✓", none: "–", skipped: "○" };

@@ -1,10 +1,11 @@
 // The JSON report: the machine-readable twin of every other output, versioned
-// (schemas/report.schema.json). It holds every case result and a flat list of
-// divergences, each with caseId, method, build, kind, path and quirk (null when new).
+// (schemas/report.schema.json; the file form is in json-file.ts). It holds every case
+// result and a flat list of divergences, each with caseId, method, build, kind, path and
+// quirk (null when new).
 
-import { writeFileAtomic } from "../io/atomic-write.js";
 import type { BuildInfo, Reporter, RunEvent, RunSummary } from "../run/events.js";
 import type { CaseResult, ClassifiedDivergence } from "../run/result.js";
+import { writeJsonReport } from "./json-file.js";
 
 export interface JsonReport {
   schemaVersion: number;
@@ -52,7 +53,7 @@ export function jsonReporter(path: string): Reporter {
       events.push(e);
     },
     finish: async () => {
-      if (events.length > 0) writeFileAtomic(path, `${JSON.stringify(jsonReportFrom(events), null, 2)}\n`);
+      if (events.length > 0) writeJsonReport(path, jsonReportFrom(events));
     },
   };
 }

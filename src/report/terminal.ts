@@ -5,6 +5,7 @@
 import { Chalk, type ChalkInstance } from "chalk";
 import type { BuildInfo, Reporter, RunEvent, RunSummary } from "../run/events.js";
 import type { CaseResult } from "../run/result.js";
+import { matrixOf, type MatrixRow } from "./matrix.js";
 
 export interface TerminalOptions {
   write: (line: string) => void;
@@ -15,49 +16,21 @@ export interface TerminalOptions {
   maxListed?: number;
 }
 
-interface Cell {
-  ran: number;
-  known: number;
-  fresh: number;
-}
-
 export function renderMatrix(builds: readonly BuildInfo[], results: readonly CaseResult[], c: ChalkInstance): string[] {
-  const methods = [...new Set(results.map((r) => `${r.transport}\u0000${r.method}`))];
-  const cells = new Map<string, Cell>();
-  const caseCount = new Map<string, number>();
-  for (const r of results) {
-    const key = `${r.transport}\u0000${r.method}`;
-    if (!r.skipped) caseCount.set(key, (caseCount.get(key) ?? 0) + 1);
-    for (const a of r.answers) {
-      const k = `${key}\u0000${a.side}`;
-      const cell = cells.get(k) ?? { ran: 0, known: 0, fresh: 0 };
-      cell.ran++;
-      cells.set(k, cell);
-    }
-    for (const d of r.divergences) {
-      const cell = cells.get(`${key}\u0000${d.build}`);
-      if (!cell) continue;
-      if (d.quirk === null) cell.fresh++;
-      else cell.known++;
-    }
-  }
-  const label = (m: string) => {
-    const [transport, name] = m.split("\u0000");
-    return `${transport === "jsonrpc" ? "rpc " : ""}${name} (${caseCount.get(m) ?? 0})`;
-  };
-  const first = Math.max(6, ...methods.map((m) => label(m).length));
+  const rows = matrixOf(builds, results);
+  const label = (r: MatrixRow) => `${r.transport === "jsonrpc" ? "rpc " : ""}${r.method} (${r.cases})`;
+  const first = Math.max(6, ...rows.map((r) => label(r).length));
   const widths = builds.map((b) => Math.max(b.name.length, 7));
   const lines = [["method".padEnd(first), ...builds.map((b, i) => b.name.padEnd(widths[i]!))].join("  ")];
-  for (const m of methods) {
-    const row = builds.map((b, i) => {
-      const cell = cells.get(`${m}\u0000${b.name}`);
+  for (const r of rows) {
+    const cells = r.cells.map((cell, i) => {
       const w = widths[i]!;
       if (!cell) return c.dim("–".padEnd(w));
       if (cell.fresh > 0) return c.red.bold(`${cell.fresh} new`.padEnd(w));
       if (cell.known > 0) return c.yellow(`~${cell.known}`.padEnd(w));
       return c.green("✓".padEnd(w));
     });
-    lines.push([label(m).padEnd(first), ...row].join("  "));
+    lines.push([label(r).padEnd(first), ...cells].join("  "));
   }
   lines.push(c.dim("✓ same as the reference on every case · ~N known divergences (ledger) · N new · – not served"));
   return lines;

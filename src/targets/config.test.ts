@@ -258,6 +258,7 @@ describe("errors name file, line and field", () => {
 describe("secrets", () => {
   test("describeEndpoint drops userinfo", () => {
     expect(describeEndpoint("https://u:p@host:443/x")).toBe("https://host/x");
+    expect(describeEndpoint("https://gw.example/rpc?apikey=s3cret#frag")).toBe("https://gw.example/rpc?…");
     expect(describeEndpoint({ url: "http://a:b@127.0.0.1:8232" })).toBe("http://127.0.0.1:8232");
     expect(describeEndpoint("not a url u:p@x")).toBe("not a url u:p@x");
   });

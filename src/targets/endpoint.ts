@@ -53,9 +53,13 @@ export function describeEndpoint(endpoint: Endpoint | string): string {
   }
   url.username = "";
   url.password = "";
-  let text = url.toString();
+  // Gateways take API keys in the query string; a report never needs them.
+  const hadQuery = url.search !== "";
+  url.search = "";
+  url.hash = "";
+  let text = url.toString() + (hadQuery ? "?…" : "");
   // URL adds a "/" to a bare origin; keep what the user wrote.
-  if (!raw.endsWith("/") && text.endsWith("/") && url.pathname === "/") text = text.slice(0, -1);
+  if (!hadQuery && !raw.endsWith("/") && text.endsWith("/") && url.pathname === "/") text = text.slice(0, -1);
   return text;
 }
 
