@@ -43,6 +43,8 @@ export interface ClassifiedDivergence extends Divergence {
   build: string;
   /** The ledger entry that explains it, or null when it is new. */
   quirk: string | null;
+  /** Set when the build speaks a protocol version the case's expectation does not cover. */
+  protocolNote?: string;
 }
 
 export interface CaseResult {

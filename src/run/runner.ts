@@ -3,6 +3,7 @@
 // classified as soon as all its answers are in. A build that is down, hangs or answers
 // garbage yields an observation with a fault (the targets guarantee it), never a crash.
 
+import semver from "semver";
 import type { Build } from "../targets/config.js";
 import type { GrpcTarget } from "../targets/grpc.js";
 import type { JsonRpcTarget } from "../targets/jsonrpc.js";
@@ -77,11 +78,28 @@ function skippedResult(pc: PlannedCase, reason: string): CaseResult {
   };
 }
 
+/**
+ * When a case's expectation holds only from some protocol version on and the build
+ * speaks an older one, its divergences say so: what counts as correct depends on the
+ * version (GetBlock's transparent data became the rule in v0.4.1).
+ */
+export function protocolNote(c: Case, version: string | undefined): string | undefined {
+  if (c.protocol === undefined || version === undefined) return undefined;
+  const v = semver.coerce(version);
+  if (v === null || semver.satisfies(v, c.protocol)) return undefined;
+  return `the case's expectation holds for protocol ${c.protocol}; this build speaks ${version}`;
+}
+
 export function expectText(c: Case): string {
   return c.expect.kind === "error" ? `error ${c.expect.codes.join("|")}` : c.expect.kind;
 }
 
-export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMap<string, Limiter>): Promise<CaseResult> {
+/**
+ * One case against every build that serves it. Undefined when the run was interrupted
+ * before every build was asked: a call still waiting for its build's concurrency slot is
+ * not sent after an interruption, and a case with answers missing is no result at all.
+ */
+export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMap<string, Limiter>): Promise<CaseResult | undefined> {
   const c = pc.case;
   if (pc.skipped) return skippedResult(pc, pc.skipped);
   const builds = buildsFor(c, o.builds);
@@ -92,17 +110,21 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
   const risk = o.allowBroadcast ? undefined : broadcastRisk(pc);
   if (risk) return skippedResult(pc, risk);
   const [answers, oracle] = await Promise.all([
-    Promise.all(builds.map((b) => limits.get(b.name)!.run(() => ask(pc, b, o.connections)))),
+    Promise.all(builds.map((b) => limits.get(b.name)!.run(async () => (o.signal?.aborted ? undefined : ask(pc, b, o.connections))))),
     c.expect.kind === "oracle" && o.oracle ? o.oracle.answer(pc) : Promise.resolve(undefined),
   ]);
+  if (answers.some((a) => a === undefined)) return undefined;
   const observations = new Map(builds.map((b, i) => [b.name, answers[i]!]));
   const j = judgeCase(pc, observations, oracle, o.protocolVersions);
   const byName = new Map(builds.map((b) => [b.name, b]));
-  const divergences: ClassifiedDivergence[] = j.divergences.flatMap(({ build, divergences: ds }) =>
-    ds.map((d) => ({
+  const divergences: ClassifiedDivergence[] = j.divergences.flatMap(({ build, divergences: ds }) => {
+    const note = protocolNote(c, o.protocolVersions?.get(build));
+    return ds.map((d) => ({
       ...d, caseId: c.id, method: c.method, transport: c.transport, build,
       quirk: o.classify ? o.classify(d, byName.get(build)!, c) : null,
-    })));
+      ...(note ? { protocolNote: note } : {}),
+    }));
+  });
   return {
     caseId: c.id, method: c.method, transport: c.transport, ...(c.title ? { title: c.title } : {}),
     expect: expectText(c), tags: c.tags, source: `${c.source.file}:${c.source.line}`,
@@ -124,6 +146,10 @@ export async function runCases(planned: readonly PlannedCase[], o: RunOptions): 
       return undefined;
     }
     const r = await runCase(pc, o, limits);
+    if (r === undefined) {
+      partial = true;
+      return undefined;
+    }
     done++;
     o.onResult?.(r, done, planned.length);
     return r;
