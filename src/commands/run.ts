@@ -46,12 +46,15 @@ export async function runLikeCommand(o: RunLikeOptions, out: Output): Promise<nu
     const reporters = reportersFor(o, out, reportContext(inputs.ledger, inputs.config));
     const recorder = o.record ? goldenRecorder(o.record, inputs.chain.name) : undefined;
     if (recorder) reporters.push(recorder);
-    const session = await runSession({
+    // Planning problems in the corpus (a bad anchor, a volatile path the answer cannot
+    // have) surface here, after the inputs loaded: they are exit 2 like any other.
+    const session = await guarded(out, () => runSession({
       config: inputs.config, cases: inputs.cases, chain: inputs.chain, ledger: inputs.ledger, reporters,
       deriveGrpc: deriveFromOracle, allowStale: o.allowStale, signal: interrupt.signal, allowBroadcast: o.allowBroadcast === true,
       ...(o.golden ? { goldenRoot: o.golden } : {}),
       ...(shard ? { shard } : {}),
-    });
+    }));
+    if (typeof session === "number") return session;
     if (recorder) {
       out.stderr(`recorded ${recorder.written()} golden answers under ${o.record}/${inputs.chain.name}/`);
       return session.partial ? 1 : 0;

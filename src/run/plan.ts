@@ -8,6 +8,9 @@ import { CompactTxStreamer } from "../gen/walletrpc/service_pb.js";
 import type { Case } from "../corpus/case.js";
 import { AnchorSyntaxError, MissingAnchorError, resolveAnchors, type Anchors } from "../corpus/anchors.js";
 import { ProblemsError, type Problem } from "../yaml/located.js";
+import { canonGrpc, grpcCanonOptions } from "../canon/grpc.js";
+import { parseVolatile } from "../canon/volatile.js";
+import type { GrpcObservation } from "../targets/observation.js";
 
 export type GrpcPlannedRequest = Message | Uint8Array | (Message | Uint8Array)[];
 
@@ -63,9 +66,13 @@ export function planCase(c: Case, anchors: Anchors, chain: string): PlannedCase 
     if (e instanceof MissingAnchorError) return { case: c, skipped: `chain "${chain}" has no anchor "${e.anchor}"` };
     throw e;
   }
-  if (c.transport === "jsonrpc") return { case: c, request: resolved as unknown[], requestJson: resolved as JsonValue };
+  if (c.transport === "jsonrpc") {
+    checkVolatile(c, () => parseVolatile(c.volatile));
+    return { case: c, request: resolved as unknown[], requestJson: resolved as JsonValue };
+  }
   const rpc = rpcOf(c.method);
   if (!rpc) throw new Error(`${c.source.file}:${c.source.line}: unknown rpc ${c.method}`);
+  checkVolatile(c, () => canonGrpc(NO_ANSWER, rpc.output, grpcCanonOptions(rpc, c)));
   const clientStreaming = rpc.methodKind === "client_streaming";
   if (clientStreaming && !Array.isArray(resolved)) {
     throw new Error(`${c.source.file}:${c.source.line}: ${c.id}: request of the client-streaming rpc ${rpc.name} must be a list of messages`);
@@ -73,6 +80,26 @@ export function planCase(c: Case, anchors: Anchors, chain: string): PlannedCase 
   const request = clientStreaming ? (resolved as unknown[]).map((v) => grpcMessage(rpc, v)) : grpcMessage(rpc, resolved);
   const requestJson = Array.isArray(request) ? request.map((r) => jsonOfRequest(rpc, r)) : jsonOfRequest(rpc, request);
   return { case: c, rpc, request, requestJson };
+}
+
+/** A volatile declaration the canonical form cannot apply (bad syntax, a field the answer lacks). */
+export class VolatileError extends Error {}
+
+/** An answer with nothing in it: enough for canonGrpc to check the declarations. */
+const NO_ANSWER: GrpcObservation = {
+  transport: "grpc", method: "", code: 0, message: "", messages: [], headers: {}, trailers: {}, wireBytes: 0, timing: { startedAt: 0, totalMs: 0 },
+};
+
+/**
+ * Declarations are checked while planning, where a mistake is a corpus problem with the
+ * case's file and line, and not when the first answer is judged, where it ended the run.
+ */
+function checkVolatile(c: Case, check: () => unknown): void {
+  try {
+    check();
+  } catch (e) {
+    throw new VolatileError((e as Error).message);
+  }
 }
 
 /** Plans every case; all corpus problems are collected and thrown together. */
@@ -84,7 +111,7 @@ export function planCases(cases: readonly Case[], anchors: Anchors, chain: strin
       planned.push(planCase(c, anchors, chain));
     } catch (e) {
       const reason = e instanceof AnchorSyntaxError ? e.message : (e as Error).message.replace(/^[^:]+:\d+: /, "");
-      problems.push({ file: c.source.file, line: c.source.line, field: `${c.id}.request`, message: reason });
+      problems.push({ file: c.source.file, line: c.source.line, field: `${c.id}.${e instanceof VolatileError ? "volatile" : "request"}`, message: reason });
     }
   }
   if (problems.length > 0) throw new ProblemsError(problems);

@@ -161,6 +161,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   const t0 = performance.now();
   // Reporters (and the results handed back) only ever see copies with secrets masked.
   const scrub = scrubber(secretsOf(o.config));
+  const safeResults = new Map<CaseResult, CaseResult>();
   const emit = (e: RunEvent) => {
     const safe = scrub(e);
     o.reporters.forEach((r) => r.onEvent(safe));
@@ -192,7 +193,11 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       signal: o.signal,
       allowBroadcast: o.allowBroadcast === true && o.chain.network === "regtest",
       ...(o.goldenRoot ? { golden: { root: o.goldenRoot, chain: o.chain.name } } : {}),
-      onResult: (result, done, total) => emit({ type: "case-result", result, done, total }),
+      onResult: (result, done, total) => {
+        const safe = scrub(result);
+        safeResults.set(result, safe);
+        o.reporters.forEach((r) => r.onEvent({ type: "case-result", result: safe, done, total }));
+      },
     });
     const findings = ledgerFindings(o.ledger, results, o.config.builds.map(identity), o.today);
     const summary = summarize(results, findings, performance.now() - t0);
@@ -200,7 +205,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     // shard. `zconform merge` judges staleness over all shards.
     const exitCode = exitCodeOf(summary, (o.allowStale ?? false) || o.shard !== undefined);
     emit({ type: "run-end", summary, partial, finishedAt: new Date().toISOString(), exitCode });
-    return { results: scrub(results), summary: scrub(summary), exitCode, partial };
+    return { results: results.map((r) => safeResults.get(r) ?? scrub(r)), summary: scrub(summary), exitCode, partial };
   } finally {
     await Promise.all([...conns.grpc.values()].map((t) => t.close()));
     await Promise.all([...conns.jsonrpc.values()].map((t) => t.close()));

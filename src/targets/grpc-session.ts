@@ -80,6 +80,10 @@ export class GrpcConnection {
     this.entry = undefined;
     if (!entry || entry.session.destroyed) return Promise.resolve();
     return new Promise((resolve) => {
+      // An idle session is unref'd: without a ref, nothing would keep the process alive
+      // until the close it waits for, and a CLI awaiting this would see its event loop
+      // drain with the promise pending (node exits with code 13).
+      entry.session.ref();
       entry.session.close(() => resolve());
     });
   }

@@ -73,6 +73,7 @@ export function secretForms(secrets: readonly string[]): [form: string, mask: st
     // form becomes the hex of the mask, so the hex stays hex.
     const bytes = Buffer.from(s, "utf8");
     forms.set(bytes.toString("hex"), MASK_HEX);
+    forms.set(bytes.toString("base64"), MASK);
     forms.set(bytes.toString("base64").replace(/=+$/, ""), MASK);
     forms.set(bytes.toString("base64url"), MASK);
   }

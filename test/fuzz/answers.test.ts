@@ -101,7 +101,7 @@ function grpcObsArb(m: DescMethod): fc.Arbitrary<GrpcObservation> {
   return fc.record({
     code: fc.constantFrom(0, 0, 0, 0, 3, 5, 13, 14),
     message: fc.oneof(fc.constant(""), fc.string({ maxLength: 20 })),
-    messages: fc.array(messageBytes(m.output), { maxLength: streams(m) ? 4 : 2 }),
+    messages: fc.array(messageBytes(m.output), { maxLength: streams(m) ? 3 : 2 }),
     fault: fc.option(fc.constantFrom(...FAULTS), { freq: 6, nil: undefined }),
   }).map((o) => ({
     transport: "grpc" as const, method: m.name, code: o.fault && o.code === 0 ? 13 : o.code, message: o.message, messages: o.messages,
@@ -201,7 +201,7 @@ describe("answer decoding fuzzing", () => {
     const perSchema = new Map<string, number>();
     const input = fc.constantFrom(...METHODS).chain((m) => fc.record({
       method: fc.constant(m),
-      builds: fc.array(grpcObsArb(m), { minLength: 1, maxLength: 3 }),
+      builds: fc.array(grpcObsArb(m), { minLength: 1, maxLength: 2 }),
       oracle: fc.option(grpcObsArb(m), { nil: undefined }),
       expect: fc.constantFrom(...EXPECTS),
       volatile: fc.subarray(volatilePaths(m), { maxLength: 2 }),
@@ -219,7 +219,7 @@ describe("answer decoding fuzzing", () => {
 
   test("JSON-RPC bodies", () => {
     const input = fc.record({
-      builds: fc.array(rpcObsArb(), { minLength: 1, maxLength: 3 }),
+      builds: fc.array(rpcObsArb(), { minLength: 1, maxLength: 2 }),
       oracle: fc.option(rpcObsArb(), { nil: undefined }),
       expect: fc.constantFrom<Expectation>({ kind: "oracle" }, { kind: "agree" }, { kind: "error", codes: [-8, "-5"] }),
       volatile: fc.subarray(RPC_VOLATILE, { maxLength: 2 }),

@@ -2,6 +2,7 @@
 // its stdout, stderr, exit code and signal collected.
 
 import { spawn, type ChildProcess } from "node:child_process";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -17,25 +18,37 @@ export interface CliRun {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-export function spawnCli(args: readonly string[], env: Record<string, string> = {}): CliRun {
+export interface SpawnOptions {
+  env?: Record<string, string>;
+  /**
+   * Write stdout and stderr to these files instead of pipes: a process whose output goes
+   * to files has no pipe handle keeping its event loop alive, as under `> log 2>&1`.
+   */
+  files?: { stdout: string; stderr: string };
+}
+
+export function spawnCli(args: readonly string[], o: SpawnOptions = {}): CliRun {
+  const fds = o.files ? [openSync(o.files.stdout, "w"), openSync(o.files.stderr, "w")] : undefined;
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: REPO,
-    env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1", ...o.env },
+    stdio: ["ignore", fds?.[0] ?? "pipe", fds?.[1] ?? "pipe"],
   });
+  if (fds) for (const fd of fds) closeSync(fd);
   let out = "";
   let err = "";
-  child.stdout!.setEncoding("utf8").on("data", (s: string) => (out += s));
-  child.stderr!.setEncoding("utf8").on("data", (s: string) => (err += s));
+  child.stdout?.setEncoding("utf8").on("data", (s: string) => (out += s));
+  child.stderr?.setEncoding("utf8").on("data", (s: string) => (err += s));
+  const read = (which: "stdout" | "stderr") => (o.files ? readFileSync(o.files[which], "utf8") : which === "stdout" ? out : err);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolveExit) => {
-    child.on("close", (code, signal) => resolveExit({ code, signal, stdout: out, stderr: err }));
+    child.on("close", (code, signal) => resolveExit({ code, signal, stdout: read("stdout"), stderr: read("stderr") }));
   });
-  return { child, stdout: () => out, stderr: () => err, exited };
+  return { child, stdout: () => read("stdout"), stderr: () => read("stderr"), exited };
 }
 
 /** Runs to the end; kills the process if it outlives `timeoutMs`. */
-export async function runCli(args: readonly string[], timeoutMs = 60_000, env: Record<string, string> = {}) {
-  const run = spawnCli(args, env);
+export async function runCli(args: readonly string[], timeoutMs = 60_000, o: SpawnOptions = {}) {
+  const run = spawnCli(args, o);
   const timer = setTimeout(() => run.child.kill("SIGKILL"), timeoutMs);
   try {
     return await run.exited;

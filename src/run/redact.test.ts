@@ -1,0 +1,44 @@
+import { describe, expect, test } from "@jest/globals";
+import { scrubber } from "./redact.js";
+
+const SECRET = "s3cret/T0ken+=";
+
+describe("scrubber", () => {
+  const scrub = scrubber([SECRET]);
+  const hex = (s: string) => Buffer.from(s).toString("hex");
+
+  test("masks a secret in every string of a nested value, in every spelling", () => {
+    const event = {
+      message: `denied: ${SECRET}`,
+      list: [encodeURIComponent(SECRET), Buffer.from(SECRET).toString("base64"), { deep: `x${Buffer.from(SECRET).toString("base64url")}x` }],
+      hex: [`00${hex(`"token":"${SECRET}"`)}ff`],
+      [`key-${SECRET}`]: 1,
+      n: 5, ok: true, none: null,
+    };
+    expect(scrub(event)).toEqual({
+      message: "denied: ***",
+      list: ["***", "***", { deep: "x***x" }],
+      // The hex of the secret becomes the hex of the mask: the string stays hex.
+      hex: [`00${hex('"token":"***"')}ff`],
+      "key-***": 1,
+      n: 5, ok: true, none: null,
+    });
+  });
+
+  test("copies, never changes the value it was given", () => {
+    const event = { a: [SECRET] };
+    const copy = scrub(event);
+    expect(event.a[0]).toBe(SECRET);
+    expect(copy.a[0]).toBe("***");
+  });
+
+  test("without secrets it hands the value back as it is", () => {
+    const event = { a: [SECRET] };
+    expect(scrubber([])(event)).toBe(event);
+  });
+
+  test("short secrets are masked as written only: their encodings would match by chance", () => {
+    const s = scrubber(["abcd"]);
+    expect(s({ t: "xabcdx", h: hex("abcd") })).toEqual({ t: "x***x", h: hex("abcd") });
+  });
+});
