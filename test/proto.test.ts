@@ -159,3 +159,8 @@ describe("lightwallet protocol v0.5.0 descriptors", () => {
     expect(deprecated).toEqual(["GetBlockNullifiers", "GetBlockRangeNullifiers"]);
   });
 });
+
+test("the rpc name table matches the descriptor", async () => {
+  const { RPC_NAMES } = await import("../src/lightwallet-rpcs.js");
+  expect([...RPC_NAMES]).toEqual(CompactTxStreamer.methods.map((m) => m.name));
+});

@@ -133,13 +133,5 @@ function lengthPrefix(rec: WireRecord, length: number): number[] {
 }
 
 function concat(parts: Part[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  return new Uint8Array(Buffer.concat(parts.map((p) => (p instanceof Uint8Array ? p : Uint8Array.from(p)))));
 }

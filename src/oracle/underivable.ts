@@ -10,18 +10,9 @@
 // Streams the node lists in its own order (getrawmempool sorts by txid; a server keeps
 // its mempool in whatever order it likes) are compared unordered: UNORDERED_RPCS.
 
-/** The 20 rpcs of CompactTxStreamer (lightwallet-protocol v0.5.0). */
-export const RPC_NAMES = [
-  "GetLatestBlock", "GetBlock", "GetBlockNullifiers", "GetBlockRange", "GetBlockRangeNullifiers",
-  "GetTransaction", "SendTransaction", "GetTaddressTxids", "GetTaddressTransactions", "GetTaddressBalance",
-  "GetTaddressBalanceStream", "GetMempoolTx", "GetMempoolStream", "GetTreeState", "GetLatestTreeState",
-  "GetSubtreeRoots", "GetAddressUtxos", "GetAddressUtxosStream", "GetLightdInfo", "Ping",
-] as const;
-export type RpcName = (typeof RPC_NAMES)[number];
+export { RPC_NAMES, isRpcName, type RpcName } from "../lightwallet-rpcs.js";
+import type { RpcName } from "../lightwallet-rpcs.js";
 
-export function isRpcName(name: string): name is RpcName {
-  return (RPC_NAMES as readonly string[]).includes(name);
-}
 
 /** LightdInfo fields the server sets about itself. */
 const SERVER_IDENTITY = ["version", "vendor", "gitCommit", "branch", "buildDate", "buildUser", "donationAddress"] as const;

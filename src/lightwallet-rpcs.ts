@@ -1,0 +1,15 @@
+// The names of CompactTxStreamer's 20 rpcs (lightwallet-protocol v0.5.0) as a literal
+// type, for tables keyed by rpc. A test checks them against the generated descriptor.
+
+export const RPC_NAMES = [
+  "GetLatestBlock", "GetBlock", "GetBlockNullifiers", "GetBlockRange", "GetBlockRangeNullifiers",
+  "GetTransaction", "SendTransaction", "GetTaddressTxids", "GetTaddressTransactions", "GetTaddressBalance",
+  "GetTaddressBalanceStream", "GetMempoolTx", "GetMempoolStream", "GetTreeState", "GetLatestTreeState",
+  "GetSubtreeRoots", "GetAddressUtxos", "GetAddressUtxosStream", "GetLightdInfo", "Ping",
+] as const;
+
+export type RpcName = (typeof RPC_NAMES)[number];
+
+export function isRpcName(name: string): name is RpcName {
+  return (RPC_NAMES as readonly string[]).includes(name);
+}
