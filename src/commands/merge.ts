@@ -3,13 +3,12 @@
 // file format asked for, fed the merged cases as one event stream. Exit code: the merged
 // run's (0 all known, 1 new, stale or expired), 2 when the reports cannot be merged.
 
-import { readFileSync } from "node:fs";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../io/atomic-write.js";
 import { loadLedger } from "../ledger/quirk.js";
 import { reportContext } from "../report/context.js";
 import type { JsonReport } from "../report/json.js";
+import { expandReport, writeJsonReport, type JsonReportFile } from "../report/json-file.js";
 import type { RunEvent } from "../run/events.js";
 import { mergeReports, MergeError, type ShardReport } from "../shard/merge.js";
 import { guarded, InputError } from "./inputs.js";
@@ -26,17 +25,22 @@ export interface MergeCommandOptions {
   cases?: string;
 }
 
+/** A report file with every answer in full (files write repeated answers as `sameAs`). */
 function readReport(file: string): ShardReport {
-  let text: string;
+  let doc: JsonReportFile & { kind?: unknown };
   try {
-    text = readFileSync(file, "utf8");
+    doc = JSON.parse(readFileSync(file, "utf8")) as JsonReportFile;
   } catch (e) {
-    throw new InputError(`${file}: cannot read: ${(e as Error).message}`);
+    throw new InputError(`${file}: not a readable JSON report: ${(e as Error).message}`);
   }
+  if (doc.kind !== undefined) {
+    throw new InputError(`cannot merge: ${file} is a ${String(doc.kind)} report; merge joins the corpus reports of \`run\`/\`demo --shard k/n\``);
+  }
+  if (!Array.isArray(doc.cases)) throw new InputError(`${file}: not a corpus run report (no cases)`);
   try {
-    return { file, report: JSON.parse(text) as JsonReport };
+    return { file, report: expandReport(doc, file) };
   } catch (e) {
-    throw new InputError(`${file}: not JSON: ${(e as Error).message}`);
+    throw new InputError(`${file}: ${(e as Error).message}`);
   }
 }
 
@@ -44,7 +48,7 @@ function readReport(file: string): ShardReport {
 export function eventsOf(r: JsonReport): RunEvent[] {
   return [
     { type: "run-start", schemaVersion: r.schemaVersion, tool: r.tool, startedAt: r.startedAt, chain: r.chain, builds: r.builds, ...(r.oracle ? { oracle: r.oracle } : {}), cases: r.cases.length },
-    ...r.cases.map((result, i): RunEvent => ({ type: "case-result", result, done: i + 1, total: r.cases.length })),
+    ...r.cases.map((result, i): RunEvent => ({ type: "case-result", result, done: i + 1, total: r.cases.length, index: i })),
     ...(r.summary ? [{ type: "run-end" as const, summary: r.summary, partial: r.partial, finishedAt: r.finishedAt ?? r.startedAt, exitCode: r.exitCode ?? 1 }] : []),
   ];
 }
@@ -63,7 +67,7 @@ export async function mergeCommand(files: readonly string[], o: MergeCommandOpti
   });
   if (typeof merged === "number") return merged;
   const { report, ledger } = merged;
-  if (o.json) writeFileAtomic(o.json, `${JSON.stringify(report, null, 2)}\n`);
+  if (o.json) writeJsonReport(o.json, report);
   const reporters = reportersFor({ ...o, json: undefined }, out, reportContext(ledger ?? []));
   for (const e of eventsOf(report)) for (const r of reporters) r.onEvent(e);
   for (const r of reporters) await r.finish();

@@ -21,7 +21,7 @@ function report(cases: CaseResult[]): JsonReport {
   const events: RunEvent[] = [
     { type: "run-start", schemaVersion: 1, tool: { name: "zconform", version: "0.0.0" }, startedAt: "2026-01-01T00:00:00.000Z", chain: "fixture",
       oracle: "http://127.0.0.1:1/", builds: [{ name: "a", implementation: "zaino", emulated: true, grpc: "http://127.0.0.1:2" }, { name: EVIL, implementation: "other", emulated: false }], cases: cases.length },
-    ...cases.map((r, i): RunEvent => ({ type: "case-result", result: r, done: i + 1, total: cases.length })),
+    ...cases.map((r, i): RunEvent => ({ type: "case-result", result: r, done: i + 1, total: cases.length, index: i })),
   ];
   return jsonReportFrom(events);
 }

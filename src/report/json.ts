@@ -28,7 +28,7 @@ export function jsonReportFrom(events: readonly RunEvent[]): JsonReport {
   const start = events.find((e) => e.type === "run-start");
   if (!start || start.type !== "run-start") throw new Error("no run-start event");
   const end = events.find((e) => e.type === "run-end");
-  const cases = events.flatMap((e) => (e.type === "case-result" ? [e.result] : []));
+  const cases = events.flatMap((e) => (e.type === "case-result" ? [e] : [])).sort((a, b) => a.index - b.index).map((e) => e.result);
   return {
     schemaVersion: start.schemaVersion,
     tool: start.tool,

@@ -43,7 +43,8 @@ export type RunEvent =
     cases: number;
     shard?: { index: number; count: number };
   }
-  | { type: "case-result"; result: CaseResult; done: number; total: number }
+  /** `done` counts completions; `index` is the case's place in the plan (reports list cases in plan order). */
+  | { type: "case-result"; result: CaseResult; done: number; total: number; index: number }
   | { type: "run-end"; summary: RunSummary; partial: boolean; finishedAt: string; exitCode: number };
 
 export type Reporter = {

@@ -41,7 +41,8 @@ export interface RunOptions {
   protocolVersions?: ReadonlyMap<string, string>;
   /** Cases in flight at once. */
   caseConcurrency?: number;
-  onResult?: (r: CaseResult, done: number, total: number) => void;
+  /** Each result as it completes; `index` is its place in the plan. */
+  onResult?: (r: CaseResult, done: number, total: number, index: number) => void;
   /** Stops starting new cases; those in flight finish. */
   signal?: AbortSignal;
   /** Compare every answer with its recorded golden. */
@@ -140,7 +141,7 @@ export async function runCases(planned: readonly PlannedCase[], o: RunOptions): 
   const limits = new Map(o.builds.map((b) => [b.name, limiter(b.concurrency)]));
   let done = 0;
   let partial = false;
-  const results = await mapLimited(planned, o.caseConcurrency ?? 16, async (pc) => {
+  const results = await mapLimited(planned, o.caseConcurrency ?? 16, async (pc, index) => {
     if (o.signal?.aborted) {
       partial = true;
       return undefined;
@@ -151,7 +152,7 @@ export async function runCases(planned: readonly PlannedCase[], o: RunOptions): 
       return undefined;
     }
     done++;
-    o.onResult?.(r, done, planned.length);
+    o.onResult?.(r, done, planned.length, index);
     return r;
   });
   return { results: results.filter((r): r is CaseResult => r !== undefined), partial };

@@ -193,10 +193,10 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       signal: o.signal,
       allowBroadcast: o.allowBroadcast === true && o.chain.network === "regtest",
       ...(o.goldenRoot ? { golden: { root: o.goldenRoot, chain: o.chain.name } } : {}),
-      onResult: (result, done, total) => {
+      onResult: (result, done, total, index) => {
         const safe = scrub(result);
         safeResults.set(result, safe);
-        o.reporters.forEach((r) => r.onEvent({ type: "case-result", result: safe, done, total }));
+        o.reporters.forEach((r) => r.onEvent({ type: "case-result", result: safe, done, total, index }));
       },
     });
     const findings = ledgerFindings(o.ledger, results, o.config.builds.map(identity), o.today);

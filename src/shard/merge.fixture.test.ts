@@ -14,13 +14,14 @@
 // after merging) and one that shows nowhere (stale after merging too).
 
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { mergeCommand } from "../commands/merge.js";
 import { runLikeCommand } from "../commands/run.js";
 import { corpusOrder } from "./merge.js";
 import type { JsonReport } from "../report/json.js";
+import { readJsonReport } from "../report/json-file.js";
 
 const FILES: Record<string, string> = {
   "grpc/GetLatestBlock.yaml": `method: GetLatestBlock
@@ -117,7 +118,7 @@ describe("sharded runs merged equal an unsharded run (fixture network, all profi
   const run = async (name: string, shard?: string) => {
     const json = join(dir, `${name}.json`);
     const code = await runLikeCommand({ cases: join(dir, "cases"), json, quiet: true, ...(shard ? { shard } : {}) }, out);
-    return { code, json, report: JSON.parse(readFileSync(json, "utf8")) as JsonReport };
+    return { code, json, report: readJsonReport(json) };
   };
   let whole: Awaited<ReturnType<typeof run>>;
   let shards: Awaited<ReturnType<typeof run>>[];
@@ -152,7 +153,7 @@ describe("sharded runs merged equal an unsharded run (fixture network, all profi
   test("merge gives the unsharded report, timings aside, and the same exit code", async () => {
     const merged = join(dir, "merged.json");
     const code = await mergeCommand(shards.map((s) => s.json), { json: merged, quiet: true, ledger: join(dir, "cases", "quirks.yaml") }, out);
-    const report = JSON.parse(readFileSync(merged, "utf8")) as JsonReport;
+    const report = readJsonReport(merged);
     expect(timeless(report)).toEqual(timeless(whole.report));
     expect(code).toBe(whole.code);
     expect(report.summary!.stale.map((s) => s.quirk)).toEqual(["never-shows", "never-shows"]);
@@ -160,7 +161,7 @@ describe("sharded runs merged equal an unsharded run (fixture network, all profi
   });
 
   test("merge refuses shards of different runs (exit 2) and names the field", async () => {
-    const other = JSON.parse(readFileSync(shards[1]!.json, "utf8")) as JsonReport;
+    const other = readJsonReport(shards[1]!.json);
     other.builds = other.builds.slice(1);
     const file = join(dir, "other.json");
     writeFileSync(file, JSON.stringify(other));
@@ -169,5 +170,13 @@ describe("sharded runs merged equal an unsharded run (fixture network, all profi
       { stdout: () => {}, stderr: (l) => errors.push(l) });
     expect(code).toBe(2);
     expect(errors.join("\n")).toMatch(/cannot merge: .*other\.json and .*shard-1\.json differ in "builds"/);
+  });
+
+  test("merge refuses a sweep report with a clear message", async () => {
+    const file = join(dir, "sweep.json");
+    writeFileSync(file, JSON.stringify({ kind: "sweep", schemaVersion: 1, range: { from: 0, to: 1 } }));
+    const errors: string[] = [];
+    const code = await mergeCommand([shards[0]!.json, file], { quiet: true, ledger: join(dir, "cases", "quirks.yaml") }, { stdout: () => {}, stderr: (l) => errors.push(l) });
+    expect([code, errors.join("\n")]).toEqual([2, expect.stringMatching(/sweep\.json is a sweep report; merge joins the corpus reports/)]);
   });
 });

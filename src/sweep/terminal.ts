@@ -30,7 +30,8 @@ export function sweepLines(r: SweepReport): string[] {
     ["source", "blocks", "blocks/s", "MB", "MB/s", "seconds", "resumed"],
     ...r.throughput.map((t) => [t.name, n(t.blocks), n(t.blocksPerSecond), (t.bytes / 1e6).toFixed(1), t.mbPerSecond.toFixed(2), t.seconds.toFixed(1), String(t.resumes)]),
   ], new Set([1, 2, 3, 4, 5, 6])));
-  out.push(`  ${n(r.summary.blocks)} heights compared in ${(r.summary.durationMs / 1000).toFixed(1)} s (${n(r.summary.blocksPerSecond)} heights/s)`);
+  out.push(`  ${n(r.summary.blocks)} heights compared in ${(r.summary.durationMs / 1000).toFixed(1)} s (${n(r.summary.blocksPerSecond)} heights/s); ` +
+    `the sources advance in lockstep, so each is held to the slowest one's pace (within ${r.window} blocks)`);
   out.push("");
   const s = r.summary;
   if (s.divergences === 0) {

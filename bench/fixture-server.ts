@@ -1,0 +1,23 @@
+// Bench helper, run as a child process: gRPC servers of the given profiles over the
+// fixture's long chain (src/fixture/chain/long.ts), in their own process so that what
+// the benchmark measures in the parent is the client's work, not the server's. Computes
+// every block hash before it says it is ready, so no measured pass pays for them.
+// Usage: npx tsx bench/fixture-server.ts <tip> <profile>...   → one JSON line on stdout.
+import { longChain } from "../src/fixture/chain/long.js";
+import { startGrpcServer } from "../src/fixture/grpc/server.js";
+import type { ProfileName } from "../src/fixture/network.js";
+
+const tip = Number(process.argv[2]);
+const profiles = process.argv.slice(3) as ProfileName[];
+const model = longChain({ tip });
+const t0 = performance.now();
+model.blockAt(tip);
+const hashMs = performance.now() - t0;
+const servers = await Promise.all(profiles.map((profile) => startGrpcServer({ model, profile })));
+process.stdout.write(`${JSON.stringify({ urls: Object.fromEntries(profiles.map((p, i) => [p, servers[i]!.url])), hashMs })}\n`);
+// Runs until the parent closes stdin.
+process.stdin.resume();
+process.stdin.on("end", async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  process.exit(0);
+});
