@@ -63,7 +63,7 @@ const ZAINO_GRPC: Record<string, Shows> = {
   "zaino-sapling-activation-default-1": { unobservable: "the fixture's node always reports Sapling's activation" },
   "zaino-ping-unimplemented": "ping-disabled",
   "zaino-small-unary-delay": { unobservable: "a timing behaviour: `zconform latency` reports it" },
-  "zaino-getblock-transparent": { unobservable: "matches the v0.4.1+ rule the oracle follows" },
+  "zaino-getblock-transparent": "zaino-getblock-transparent-v040",
   "zaino-getblock-shielded-only": "zaino-getblock-shielded-only",
 };
 
@@ -157,6 +157,19 @@ describe("the demo run against every emulated profile", () => {
       expect([...shown].filter((q) => !expected.has(q!)).map((q) => `${q} shown but no deviation of ${profile} explains it`)).toEqual([]);
     },
   );
+
+  test("what counts as correct depends on the protocol version a build speaks (GetBlock's transparent data since v0.4.1)", () => {
+    const tip = run.results.find((r) => r.caseId === "GetBlock/tip")!;
+    expect(tip.olderOracles?.map((a) => a.side)).toEqual(["oracle@v0.4.0"]);
+    const mine = (build: string) => tip.divergences.filter((d) => d.build === build);
+    // Zaino 0.10.1 speaks v0.4.0 and leaves transparent data out: right by its rules.
+    expect(mine("zaino-0.10.1")).toEqual([]);
+    // Zaino 0.9.0 also speaks v0.4.0 but sends it: a divergence from the v0.4.0 answer.
+    expect(mine("zaino-0.9.0").map((d) => [d.left, d.quirk])).toEqual([["oracle@v0.4.0", "zaino-getblock-transparent-v040"]]);
+    // zebrad's server reports no version: it is held to the current rules, and lacks the data.
+    expect(mine("zebrad-builtin").map((d) => d.left)).toContain("oracle");
+    expect(tip.verdict?.deviants.sort()).toEqual(["zaino-0.9.0", "zebrad-builtin"]);
+  });
 
   test("removing any one entry makes exactly its divergences new", () => {
     const ledger = loadLedger(join(CASES, "quirks.yaml"));

@@ -2,10 +2,10 @@ import { describe, expect, test } from "@jest/globals";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { BlockIDSchema } from "../gen/walletrpc/service_pb.js";
 import { canonOf, type Canonical } from "../canon/index.js";
-import { grpcObs, rpcObs } from "../canon/testing.js";
+import { bytes, grpcObs, rpcObs } from "../canon/testing.js";
 import type { Fault } from "../targets/observation.js";
 import { expectationDivergences } from "./expect.js";
-import { verdictOf } from "./verdict.js";
+import { verdictAgainstEach, verdictOf } from "./verdict.js";
 
 const id = (h: number) => canonOf(grpcObs([toBinary(BlockIDSchema, create(BlockIDSchema, { height: BigInt(h) }))]), { schema: BlockIDSchema });
 const failed = (code: number, message = "") => canonOf(grpcObs([], { code, message }), { schema: BlockIDSchema });
@@ -89,5 +89,20 @@ describe("verdictOf", () => {
     expect(expectationDivergences("zebrad", rpc('{"error":{"code":-5,"message":"x"},"id":1}'), re)).toEqual([]);
     expect(expectationDivergences("zebrad", rpc('{"error":{"code":-1,"message":"x"},"id":1}'), re)[0]).toMatchObject({ kind: "error-code", path: "error.code", rightValue: -1 });
     expect(expectationDivergences("zebrad", rpc('{"result":"00","id":1}'), re)[0]).toMatchObject({ kind: "error-vs-ok", path: "error.code" });
+  });
+});
+
+describe("verdictAgainstEach: each build against the oracle answer for its protocol version", () => {
+  // BlockID{height: n}: field 1 varint.
+  const ok = (n: number) => canonOf(grpcObs([bytes(0x08, n)]), { schema: BlockIDSchema, streaming: false });
+  test("conforming to one's own oracle is agreement, even when the oracles differ", () => {
+    const builds = new Map([["new", ok(1)], ["old", ok(2)]]);
+    const oracles = new Map([["new", ok(1)], ["old", ok(2)]]);
+    expect(verdictAgainstEach(builds, oracles).verdict).toBe("agree");
+  });
+  test("a build that matches the other version's answer instead of its own is the deviant", () => {
+    const builds = new Map([["new", ok(1)], ["old", ok(1)]]);
+    const oracles = new Map([["new", ok(1)], ["old", ok(2)]]);
+    expect(verdictAgainstEach(builds, oracles)).toMatchObject({ verdict: "deviant", deviants: ["old"] });
   });
 });

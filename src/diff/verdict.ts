@@ -82,3 +82,29 @@ function groupBy<T>(names: readonly string[], get: (n: string) => T, eq: (x: T, 
   }
   return groups;
 }
+
+/**
+ * The verdict when builds are measured against different oracle answers — each against
+ * the answer for the protocol version it speaks (GetBlock's transparent data is the rule
+ * since v0.4.1). A build conforms when it equals its own oracle answer; the kinds mean
+ * what they mean for one oracle.
+ */
+export function verdictAgainstEach(observations: ReadonlyMap<string, Canonical>, oracles: ReadonlyMap<string, Canonical>): Verdict {
+  const names = [...observations.keys()];
+  const answering = names.filter((n) => !observations.get(n)!.fault);
+  const unavailable = names.filter((n) => observations.get(n)!.fault);
+  const groups = [
+    ...groupBy(answering, (n) => observations.get(n)!, sameCanonical).sort((x, y) => y.length - x.length),
+    ...groupBy(unavailable, (n) => observations.get(n)!, (x, y) => x.fault!.kind === y.fault!.kind),
+  ];
+  const v = (verdict: VerdictKind, deviants: string[], detail: string): Verdict => ({ verdict, deviants, groups, reference: "oracle", unavailable, detail });
+  if (answering.length === 0) return v("unavailable", [], "no build answered");
+  const faulted = names.find((n) => oracles.get(n)?.fault);
+  if (faulted) return v("unavailable", [], `the oracle could not answer for ${faulted} (${oracles.get(faulted)!.fault!.kind})`);
+  const conforming = answering.filter((n) => sameCanonical(oracles.get(n)!, observations.get(n)!));
+  const others = names.filter((n) => !conforming.includes(n));
+  if (conforming.length === names.length) return v("agree", [], "every build matches the oracle for the protocol version it speaks");
+  if (conforming.length > 0) return v("deviant", others, `${conforming.length} of ${names.length} builds match the oracle for the protocol version they speak`);
+  if (groups.length === 1) return v("all-vs-oracle", [], "the builds agree with each other but not with the oracle");
+  return v("split", [], "no build matches the oracle for the protocol version it speaks");
+}

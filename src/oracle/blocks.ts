@@ -23,8 +23,9 @@ import {
 } from "../gen/walletrpc/compact_formats_pb.js";
 import { BlockIDSchema, PoolType, type BlockID, type BlockRange } from "../gen/walletrpc/service_pb.js";
 import {
-  ALL_POOL_TYPES, compactBlock, decodeBlock, displayHex, resolvePoolTypes, reverseBytes, type DecodedBlock, type TreeSizes,
+  ALL_POOL_TYPES, DEFAULT_POOL_TYPES, compactBlock, decodeBlock, displayHex, resolvePoolTypes, reverseBytes, type DecodedBlock, type TreeSizes,
 } from "../zcash/index.js";
+import semver from "semver";
 import { inOrder, type Derivation } from "./context.js";
 import { field, hex, obj, optionalUint, str, uint } from "./node.js";
 import { invalidArgument, OracleFault, Underivable } from "./status.js";
@@ -99,9 +100,19 @@ function nullifierBlock(b: FetchedBlock, pools: Iterable<PoolType>): CompactBloc
   return cb;
 }
 
+/**
+ * GetBlock carries every pool, transparent included, since protocol v0.4.1; before that
+ * it carried the shielded pools (the range default), so a build speaking v0.4.0 is judged
+ * by that rule.
+ */
 export async function getBlock(d: Derivation, id: BlockID): Promise<void> {
   const b = await fetchBlock(d, blockRef("GetBlock", id));
-  d.emit(CompactBlockSchema, fullBlock(b, ALL_POOL_TYPES));
+  d.emit(CompactBlockSchema, fullBlock(b, protocolBefore(d.protocol, "0.4.1") ? DEFAULT_POOL_TYPES : ALL_POOL_TYPES));
+}
+
+export function protocolBefore(protocol: string | undefined, version: string): boolean {
+  const v = protocol === undefined ? null : semver.coerce(protocol);
+  return v !== null && semver.lt(v, version);
 }
 
 export async function getBlockNullifiers(d: Derivation, id: BlockID): Promise<void> {

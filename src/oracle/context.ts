@@ -10,15 +10,21 @@ import type { RpcName } from "./underivable.js";
 export interface Derivation {
   readonly rpc: RpcName;
   readonly node: Node;
+  /**
+   * The lightwallet-protocol version whose rules the answer follows ("v0.4.0"); absent
+   * means the newest (v0.5.0). Only answers whose rules changed between versions read it.
+   */
+  readonly protocol?: string;
   /** Appends one expected response message (its canonical protobuf-es encoding). */
   emit<Desc extends DescMessage>(schema: Desc, message: MessageShape<Desc>): void;
 }
 
-export function derivation(rpc: RpcName, node: Node): Derivation & { readonly messages: Uint8Array[] } {
+export function derivation(rpc: RpcName, node: Node, protocol?: string): Derivation & { readonly messages: Uint8Array[] } {
   const messages: Uint8Array[] = [];
   return {
     rpc,
     node,
+    ...(protocol !== undefined ? { protocol } : {}),
     messages,
     emit: (schema, message) => {
       messages.push(toBinary(schema, message));

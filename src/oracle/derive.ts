@@ -13,6 +13,7 @@
 // gives an observation with that fault, so the verdict reads "the oracle was unavailable".
 
 import { fromBinary, type DescMethod, type Message } from "@bufbuild/protobuf";
+import { PoolType, ShieldedProtocol } from "../gen/walletrpc/service_pb.js";
 import type {
   Address, AddressList, BlockID, BlockRange, GetAddressUtxosArg, GetMempoolTxRequest, GetSubtreeRootsArg,
   RawTransaction, TransparentAddressBlockFilter, TxFilter,
@@ -24,7 +25,7 @@ import type { Fault, GrpcObservation, Observation } from "../targets/observation
 import {
   getAddressUtxos, getAddressUtxosStream, getTaddressBalance, getTaddressBalanceStream, getTaddressTransactions,
 } from "./addresses.js";
-import { getBlock, getBlockNullifiers, getBlockRange, getLatestBlock } from "./blocks.js";
+import { getBlock, getBlockNullifiers, getBlockRange, getLatestBlock, protocolBefore } from "./blocks.js";
 import { createOracleCache, type OracleCache } from "./cache.js";
 import { derivation, type Derivation } from "./context.js";
 import { getLightdInfo } from "./info.js";
@@ -73,15 +74,28 @@ export interface DeriveOptions {
 /** The deriver of a run: every gRPC case's expected answer, from `oracle`. */
 export function deriveFromOracle(oracle: JsonRpcTarget, opts: DeriveOptions = {}): GrpcDeriver {
   const node = createNode(oracle, opts.cache ?? createOracleCache());
-  return async (pc) => {
+  return async (pc, protocol) => {
     const rpc = pc.rpc;
     if (!rpc || !isRpcName(rpc.name)) return undefined;
     const handler = HANDLERS[rpc.name];
     if (!handler) return undefined;
     const request = interpret(rpc, pc.request);
     if (request === undefined) return undefined;
-    return run(rpc.name, handler, request, node);
+    if (protocol !== undefined && !rulesKnownFor(request, protocol)) return undefined;
+    return run(rpc.name, handler, request, node, protocol);
   };
+}
+
+/**
+ * Whether the oracle can say what a build speaking `protocol` must answer. Ironwood (the
+ * IRONWOOD pool type, the ironwood shielded protocol) arrived in v0.5.0: what an older
+ * server does with the unknown enum value is not specified, so such requests have no
+ * answer under older rules.
+ */
+function rulesKnownFor(request: Message | Message[], protocol: string): boolean {
+  if (!protocolBefore(protocol, "0.5.0")) return true;
+  const r = request as { poolTypes?: PoolType[]; shieldedProtocol?: ShieldedProtocol; range?: { poolTypes?: PoolType[] } };
+  return !(r.poolTypes?.includes(PoolType.IRONWOOD) || r.range?.poolTypes?.includes(PoolType.IRONWOOD) || r.shieldedProtocol === ShieldedProtocol.ironwood);
 }
 
 /**
@@ -108,10 +122,10 @@ function interpret(rpc: DescMethod, request: unknown): Message | Message[] | und
   return Array.isArray(request) ? undefined : one(request);
 }
 
-async function run(rpc: RpcName, handler: Handler, request: Message | Message[], node: Node): Promise<Observation | undefined> {
+async function run(rpc: RpcName, handler: Handler, request: Message | Message[], node: Node, protocol?: string): Promise<Observation | undefined> {
   const startedAt = Date.now();
   const t0 = performance.now();
-  const d = derivation(rpc, node);
+  const d = derivation(rpc, node, protocol);
   let code: number = GrpcCode.OK;
   let message = "";
   let fault: Fault | undefined;

@@ -7,14 +7,18 @@ import type { Observation } from "../targets/observation.js";
 import { JSONRPC_CASE_ID, type OracleSource } from "../run/runner.js";
 import type { PlannedCase } from "../run/plan.js";
 
-export type GrpcDeriver = (pc: PlannedCase) => Promise<Observation | undefined>;
+/**
+ * The expected answer of a gRPC case; with `protocol` ("v0.4.0"), the answer a server
+ * speaking that older protocol version must give (undefined when its rules do not say).
+ */
+export type GrpcDeriver = (pc: PlannedCase, protocol?: string) => Promise<Observation | undefined>;
 
 export function jsonRpcOracle(target: JsonRpcTarget, deriveGrpc?: GrpcDeriver): OracleSource {
   return {
     label: target.url,
-    async answer(pc) {
-      if (pc.case.transport === "jsonrpc") return target.call(pc.case.method, pc.request as unknown[], { id: JSONRPC_CASE_ID });
-      return deriveGrpc ? deriveGrpc(pc) : undefined;
+    async answer(pc, protocol) {
+      if (pc.case.transport === "jsonrpc") return protocol === undefined ? target.call(pc.case.method, pc.request as unknown[], { id: JSONRPC_CASE_ID }) : undefined;
+      return deriveGrpc ? deriveGrpc(pc, protocol) : undefined;
     },
   };
 }

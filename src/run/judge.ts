@@ -9,7 +9,7 @@ import { compareCanonical } from "../diff/compare.js";
 import type { Divergence } from "../diff/divergence.js";
 import { expectationDivergences } from "../diff/expect.js";
 import type { PatchOp } from "../diff/patch.js";
-import { verdictOf, type Verdict } from "../diff/verdict.js";
+import { verdictAgainstEach, verdictOf, type Verdict } from "../diff/verdict.js";
 import type { Observation } from "../targets/observation.js";
 import type { PlannedCase } from "./plan.js";
 import type { Answer } from "./result.js";
@@ -22,6 +22,8 @@ export interface Judgement {
   divergences: { build: string; divergences: readonly Divergence[] }[];
   answers: Answer[];
   oracle?: Answer;
+  /** The oracle's answers under older protocol rules, side "oracle@<version>". */
+  olderOracles?: Answer[];
   excluded: { side: string; paths: string[] }[];
   patches: { left: string; right: string; ops: PatchOp[] }[];
 }
@@ -83,11 +85,32 @@ function referenceSide(verdict: Verdict, canon: Map<string, Canonical>, oracle: 
   return { name: top[0]!, canon: canon.get(top[0]!)!, members: top };
 }
 
+/**
+ * Each build against the oracle answer for the protocol version it speaks. `byVersion`
+ * holds the answers derived under older rules; a build whose version has one is measured
+ * against it, every other build against the current oracle.
+ */
+function perVersionOracles(
+  canon: ReadonlyMap<string, Canonical>, oracle: Canonical, byVersion: ReadonlyMap<string, Canonical>, versions: ReadonlyMap<string, string>,
+): { sides: Map<string, { name: string; canon: Canonical }> } | undefined {
+  const sides = new Map<string, { name: string; canon: Canonical }>();
+  let older = false;
+  for (const build of canon.keys()) {
+    const v = versions.get(build);
+    const legacy = v === undefined ? undefined : byVersion.get(v);
+    if (legacy) older = true;
+    sides.set(build, legacy ? { name: `${ORACLE}@${v}`, canon: legacy } : { name: ORACLE, canon: oracle });
+  }
+  return older ? { sides } : undefined;
+}
+
 export function judgeCase(
   pc: PlannedCase,
   observations: ReadonlyMap<string, Observation>,
   oracle: Observation | undefined,
   protocolVersions: ReadonlyMap<string, string> = new Map(),
+  /** Oracle answers under older protocol rules, by version (builds speaking it are measured against them). */
+  olderOracles: ReadonlyMap<string, Observation> = new Map(),
 ): Judgement {
   const c = pc.case;
   const opts = canonOptions(pc);
@@ -95,11 +118,22 @@ export function judgeCase(
   for (const [build, obs] of observations) canon.set(build, canonOf(obs, opts));
   const oracleCanon = oracle ? canonOf(oracle, opts) : undefined;
   const useOracle = c.expect.kind === "oracle" ? oracleCanon : undefined;
-  const verdict = verdictOf(canon, useOracle, { expect: c.expect.kind === "error" ? c.expect : undefined });
+  const olderCanon = new Map([...olderOracles].map(([v, obs]) => [v, canonOf(obs, opts)]));
+  const perVersion = useOracle ? perVersionOracles(canon, useOracle, olderCanon, protocolVersions) : undefined;
+  const verdict = perVersion
+    ? verdictAgainstEach(canon, new Map([...perVersion.sides].map(([b, s]) => [b, s.canon])))
+    : verdictOf(canon, useOracle, { expect: c.expect.kind === "error" ? c.expect : undefined });
 
   const divergences: Judgement["divergences"] = [];
   const patches: Judgement["patches"] = [];
-  if (c.expect.kind === "error") {
+  if (perVersion) {
+    for (const [build, cb] of canon) {
+      const side = perVersion.sides.get(build)!;
+      const cmp = compareCanonical(side.canon, cb, { left: side.name, right: build });
+      divergences.push({ build, divergences: cmp.divergences });
+      if (cmp.patch.length > 0) patches.push({ left: side.name, right: build, ops: [...cmp.patch] });
+    }
+  } else if (c.expect.kind === "error") {
     for (const [build, cb] of canon) divergences.push({ build, divergences: expectationDivergences(build, cb, c.expect) });
   } else {
     const ref = referenceSide(verdict, canon, useOracle);
@@ -121,6 +155,7 @@ export function judgeCase(
     divergences,
     answers,
     ...(oracle && oracleCanon ? { oracle: answerOf(ORACLE, oracle, oracleCanon) } : {}),
+    ...(olderOracles.size > 0 ? { olderOracles: [...olderOracles].map(([v, obs]) => answerOf(`${ORACLE}@${v}`, obs, olderCanon.get(v)!, v)) } : {}),
     excluded,
     patches,
   };

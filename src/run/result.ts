@@ -62,6 +62,8 @@ export interface CaseResult {
   verdict?: Verdict;
   answers: Answer[];
   oracle?: Answer;
+  /** The oracle's answers under the older protocol rules some builds speak ("oracle@v0.4.0"). */
+  olderOracles?: Answer[];
   divergences: ClassifiedDivergence[];
   /** Declared volatile paths (never compared), and what they removed per side. */
   volatile: string[];

@@ -20,8 +20,11 @@ import { driftOf } from "../golden/drift.js";
 export interface OracleSource {
   /** e.g. the oracle's JSON-RPC URL. */
   label: string;
-  /** The expected answer for a case, or undefined when the oracle cannot say. */
-  answer(pc: PlannedCase): Promise<Observation | undefined>;
+  /**
+   * The expected answer for a case, or undefined when the oracle cannot say; with
+   * `protocol`, the answer under that older protocol version's rules.
+   */
+  answer(pc: PlannedCase, protocol?: string): Promise<Observation | undefined>;
 }
 
 export interface Connections {
@@ -79,6 +82,17 @@ function skippedResult(pc: PlannedCase, reason: string): CaseResult {
   };
 }
 
+/** The protocol versions, spoken by the case's builds, that its expectation does not cover. */
+function olderVersions(c: Case, builds: readonly Build[], versions: ReadonlyMap<string, string> | undefined): string[] {
+  if (c.protocol === undefined || !versions) return [];
+  const out = new Set<string>();
+  for (const b of builds) {
+    const v = versions.get(b.name);
+    if (v !== undefined && protocolNote(c, v) !== undefined) out.add(v);
+  }
+  return [...out];
+}
+
 /**
  * When a case's expectation holds only from some protocol version on and the build
  * speaks an older one, its divergences say so: what counts as correct depends on the
@@ -110,16 +124,20 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
   // Checked before anything is sent, to the builds or to the oracle.
   const risk = o.allowBroadcast ? undefined : broadcastRisk(pc);
   if (risk) return skippedResult(pc, risk);
-  const [answers, oracle] = await Promise.all([
+  const older = c.expect.kind === "oracle" && o.oracle ? olderVersions(c, builds, o.protocolVersions) : [];
+  const [answers, oracle, olderAnswers] = await Promise.all([
     Promise.all(builds.map((b) => limits.get(b.name)!.run(async () => (o.signal?.aborted ? undefined : ask(pc, b, o.connections))))),
     c.expect.kind === "oracle" && o.oracle ? o.oracle.answer(pc) : Promise.resolve(undefined),
+    Promise.all(older.map((v) => o.oracle!.answer(pc, v))),
   ]);
   if (answers.some((a) => a === undefined)) return undefined;
   const observations = new Map(builds.map((b, i) => [b.name, answers[i]!]));
-  const j = judgeCase(pc, observations, oracle, o.protocolVersions);
+  const olderOracles = new Map(older.flatMap((v, i) => (olderAnswers[i] ? [[v, olderAnswers[i]!] as const] : [])));
+  const j = judgeCase(pc, observations, oracle, o.protocolVersions, olderOracles);
   const byName = new Map(builds.map((b) => [b.name, b]));
   const divergences: ClassifiedDivergence[] = j.divergences.flatMap(({ build, divergences: ds }) => {
-    const note = protocolNote(c, o.protocolVersions?.get(build));
+    const v = o.protocolVersions?.get(build);
+    const note = v !== undefined && olderOracles.has(v) ? undefined : protocolNote(c, v);
     return ds.map((d) => ({
       ...d, caseId: c.id, method: c.method, transport: c.transport, build,
       quirk: o.classify ? o.classify(d, byName.get(build)!, c) : null,
@@ -131,6 +149,7 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
     expect: expectText(c), tags: c.tags, source: `${c.source.file}:${c.source.line}`,
     ...(pc.requestJson !== undefined ? { request: pc.requestJson } : {}),
     verdict: j.verdict, answers: j.answers, ...(j.oracle ? { oracle: j.oracle } : {}),
+    ...(j.olderOracles ? { olderOracles: j.olderOracles } : {}),
     divergences, volatile: c.volatile, excluded: j.excluded, unordered: c.unordered, patches: j.patches,
     ...(o.golden ? { drift: driftOf(c, j.answers, o.golden.root, o.golden.chain) } : {}),
   };
