@@ -142,7 +142,7 @@ describe("safety: nothing in the corpus can be broadcast", () => {
     for (const c of sends) {
       expect(anchorsUsed(c.request)).toEqual([]);
       const hex = (c.request as unknown[])[0];
-      if (typeof hex !== "string" || !/^([0-9a-fA-F]{2})*$/.test(hex)) continue; // not even hex
+      if (typeof hex !== "string" || hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) continue; // not even hex
       expect(() => decodeTransaction(hexToBytes(hex))).toThrow();
     }
   });

@@ -20,11 +20,14 @@ export function isReversed(a: Uint8Array, b: Uint8Array): boolean {
   return !palindrome;
 }
 
-const HEX = /^(?:[0-9a-fA-F]{2})+$/;
+// A character class and a length check rather than a repeated group: JSON-RPC answers
+// carry hex strings of megabytes (raw blocks), and a group repeated that often exhausts
+// the regex engine's backtracking stack.
+const HEX = /^[0-9a-fA-F]+$/;
 
 /** Two hex strings that spell the same bytes in opposite order (display-order hashes). */
 export function isReversedHex(a: string, b: string): boolean {
-  if (a.length < 4 || a.length !== b.length || !HEX.test(a) || !HEX.test(b)) return false;
+  if (a.length < 4 || a.length % 2 !== 0 || a.length !== b.length || !HEX.test(a) || !HEX.test(b)) return false;
   return isReversed(Buffer.from(a, "hex"), Buffer.from(b, "hex"));
 }
 
