@@ -18,7 +18,6 @@ import type {
   Address, AddressList, BlockID, BlockRange, GetAddressUtxosArg, GetMempoolTxRequest, GetSubtreeRootsArg,
   RawTransaction, TransparentAddressBlockFilter, TxFilter,
 } from "../gen/walletrpc/service_pb.js";
-import type { PlannedCase } from "../run/plan.js";
 import { GrpcCode } from "../targets/grpc-status.js";
 import type { JsonRpcTarget } from "../targets/jsonrpc.js";
 import type { Fault, GrpcObservation, Observation } from "../targets/observation.js";

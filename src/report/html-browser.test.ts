@@ -39,7 +39,7 @@ if (!available && inCi) {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "zconform-html-"));
     const run = await fixtureRun({
-      profiles: ["reference", "lightwalletd", "zaino-0.10.1", "ztreamer-v0.1.0"],
+      profiles: ["reference", "lightwalletd", "zebrad-builtin", "ztreamer-v0.1.0"],
       filter: { method: ["GetBlock", "GetLightdInfo", "GetSubtreeRoots", "getblockcount", "getblock"] },
     });
     builds = run.config.builds.map((b) => b.name);

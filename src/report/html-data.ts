@@ -4,7 +4,7 @@
 // the HTML shows: each ledger entry's title and reference, and reproduce commands.
 
 import type { JsonValue } from "@bufbuild/protobuf";
-import type { BuildInfo, RunSummary } from "../run/events.js";
+import type { BuildInfo } from "../run/events.js";
 import type { Answer, CaseResult } from "../run/result.js";
 import type { QuirkInfo, ReportContext } from "./context.js";
 import type { JsonReport } from "./json.js";
@@ -30,18 +30,8 @@ export interface HtmlCase extends Omit<CaseResult, "answers" | "oracle"> {
   reproduce: Record<string, ReproduceCommand[]>;
 }
 
-export interface HtmlData {
-  tool: JsonReport["tool"];
-  schemaVersion: number;
-  startedAt: string;
-  finishedAt: string | null;
-  partial: boolean;
-  exitCode: number | null;
-  chain: string;
-  oracle: string | null;
-  shard: JsonReport["shard"];
-  builds: BuildInfo[];
-  summary: RunSummary | null;
+/** The run's header fields as in the JSON report, the cases reshaped for the page. */
+export interface HtmlData extends Omit<JsonReport, "cases" | "divergences"> {
   quirks: Record<string, QuirkInfo>;
   blobs: JsonValue[];
   cases: HtmlCase[];

@@ -23,7 +23,7 @@ export class Lockstep {
 
   constructor(
     private readonly sources: number,
-    private readonly window: number,
+    window: number,
     /** Positions expected from every source (the chunk's block count). */
     private readonly expected: number,
     private readonly onPosition: PositionHandler,

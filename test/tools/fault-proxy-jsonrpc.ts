@@ -3,7 +3,7 @@
 
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { flatHeaders, type JsonRpcFault, type RuleBook } from "./fault-proxy.js";
+import { flatHeaders, type RuleBook } from "./fault-proxy.js";
 
 interface Upstream {
   status: number;
