@@ -33,7 +33,7 @@ describe("the JSON report file", () => {
 
   test("validates against schemas/report.schema.json, and every divergence has caseId, method, build, kind, path and quirk", () => {
     const schema = JSON.parse(readFileSync(join(ROOT, "schemas", "report.schema.json"), "utf8"));
-    const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    const validate = new Ajv({ allErrors: true, strict: false, validateFormats: false }).compile(schema);
     const doc = JSON.parse(readFileSync(join(dir, "r.json"), "utf8"));
     expect(validate(doc) ? [] : validate.errors).toEqual([]);
     expect(doc.divergences.length).toBeGreaterThan(0);
