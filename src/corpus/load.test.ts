@@ -89,6 +89,17 @@ describe("case files", () => {
     expect(problems[0]).toMatch(/^cases\/grpc\/GetBlock\.yaml:\d+: YAML syntax: /);
   });
 
+  test("a protocol range that is not a semver range is reported where it stands", () => {
+    const problems = problemsOf([
+      "method: GetBlock",
+      "cases:",
+      "  - id: a",
+      "    request: {}",
+      "    protocol: v0.4.1 or later",
+    ].join("\n"));
+    expect(problems).toEqual(['cases/grpc/GetBlock.yaml:5: cases[0].protocol: not a semver range of protocol versions: "v0.4.1 or later" (e.g. ">=0.4.1")']);
+  });
+
   test("JSON-RPC requests must be params arrays", () => {
     expect(() => parseCaseFile("method: getblock\ncases:\n  - id: a\n    request: {x: 1}\n", "cases/jsonrpc/getblock.yaml", "jsonrpc"))
       .toThrow("cases/jsonrpc/getblock.yaml:4: cases[0].request: must be the positional params array");

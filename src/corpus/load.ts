@@ -4,10 +4,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { Ajv } from "ajv";
+import semver from "semver";
 import { CompactTxStreamer } from "../gen/walletrpc/service_pb.js";
 import { JSONRPC_METHOD_NAMES } from "../oracle/jsonrpc-methods.js";
 import type { Transport } from "../targets/observation.js";
-import { parseLocated, ProblemsError, schemaProblems, type Problem } from "../yaml/located.js";
+import { fieldName, parseLocated, ProblemsError, schemaProblems, type Problem } from "../yaml/located.js";
 import type { Case, Expectation } from "./case.js";
 import { caseFileSchema } from "./schema.js";
 
@@ -79,7 +80,13 @@ export function parseCaseFile(text: string, displayName: string, transport: Tran
       source: { file: displayName, line },
     };
     const protocol = raw.protocol ?? d.protocol;
-    if (protocol !== undefined) c.protocol = protocol;
+    if (protocol !== undefined) {
+      if (semver.validRange(protocol) === null) {
+        const at = raw.protocol !== undefined ? ["cases", i, "protocol"] : ["defaults", "protocol"];
+        problems.push({ file: displayName, line: located.lineOf(at), field: fieldName(at), message: `not a semver range of protocol versions: "${protocol}" (e.g. ">=0.4.1")` });
+      }
+      c.protocol = protocol;
+    }
     const chains = raw.chains ?? d.chains;
     if (chains !== undefined) c.chains = chains;
     const servedBy = raw.servedBy ?? d.servedBy;

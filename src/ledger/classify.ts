@@ -3,6 +3,7 @@
 // on the same field (another kind, another code, another factor) stays new.
 
 import semver from "semver";
+import { protocolIn } from "../protocol-version.js";
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { Divergence } from "../diff/divergence.js";
 import type { Transport } from "../targets/observation.js";
@@ -43,8 +44,7 @@ export function appliesTo(q: Quirk, b: BuildIdentity): boolean {
     && versionSelected(s.versions, b.version));
   if (!selected || fixedBy(q.fixedIn, b.version)) return false;
   if (q.protocol === undefined) return true;
-  const p = b.protocolVersion ? semver.coerce(b.protocolVersion) : null;
-  return p !== null && semver.satisfies(p, q.protocol);
+  return protocolIn(b.protocolVersion, q.protocol) === true;
 }
 
 function values(v: JsonValue | undefined): JsonValue[] {

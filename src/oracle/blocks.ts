@@ -25,7 +25,7 @@ import { BlockIDSchema, PoolType, type BlockID, type BlockRange } from "../gen/w
 import {
   ALL_POOL_TYPES, DEFAULT_POOL_TYPES, compactBlock, decodeBlock, displayHex, resolvePoolTypes, reverseBytes, type DecodedBlock, type TreeSizes,
 } from "../zcash/index.js";
-import semver from "semver";
+import { protocolIn } from "../protocol-version.js";
 import { inOrder, type Derivation } from "./context.js";
 import { field, hex, obj, optionalUint, str, uint } from "./node.js";
 import { invalidArgument, OracleFault, Underivable } from "./status.js";
@@ -111,8 +111,7 @@ export async function getBlock(d: Derivation, id: BlockID): Promise<void> {
 }
 
 export function protocolBefore(protocol: string | undefined, version: string): boolean {
-  const v = protocol === undefined ? null : semver.coerce(protocol);
-  return v !== null && semver.lt(v, version);
+  return protocolIn(protocol, `<${version}`) === true;
 }
 
 export async function getBlockNullifiers(d: Derivation, id: BlockID): Promise<void> {

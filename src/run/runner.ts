@@ -3,7 +3,7 @@
 // classified as soon as all its answers are in. A build that is down, hangs or answers
 // garbage yields an observation with a fault (the targets guarantee it), never a crash.
 
-import semver from "semver";
+import { protocolIn } from "../protocol-version.js";
 import type { Build } from "../targets/config.js";
 import type { GrpcTarget } from "../targets/grpc.js";
 import type { JsonRpcTarget } from "../targets/jsonrpc.js";
@@ -100,8 +100,7 @@ function olderVersions(c: Case, builds: readonly Build[], versions: ReadonlyMap<
  */
 export function protocolNote(c: Case, version: string | undefined): string | undefined {
   if (c.protocol === undefined || version === undefined) return undefined;
-  const v = semver.coerce(version);
-  if (v === null || semver.satisfies(v, c.protocol)) return undefined;
+  if (protocolIn(version, c.protocol) !== false) return undefined;
   return `the case's expectation holds for protocol ${c.protocol}; this build speaks ${version}`;
 }
 
