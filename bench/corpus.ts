@@ -18,10 +18,10 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { inputsFromFixture } from "../src/commands/inputs.js";
-import { deriveFromOracle } from "../src/oracle/derive.js";
-import { jsonReporter, type JsonReport } from "../src/report/json.js";
-import { runSession } from "../src/run/session.js";
+import { inputsFromFixture } from "../src/cli/inputs.js";
+import { deriveFromOracle } from "../src/zcash/oracle/derive.js";
+import { jsonReporter, type JsonReport } from "../src/core/report/json.js";
+import { runSession } from "../src/core/run/session.js";
 
 const casesDir = process.argv[2] ?? "cases";
 const dir = mkdtempSync(join(tmpdir(), "zconform-bench-"));

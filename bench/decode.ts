@@ -5,8 +5,8 @@ import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { decodeBlock } from "../src/zcash/block.js";
-import { bytesToHex, hexToBytes } from "../src/zcash/bytes.js";
+import { decodeBlock } from "../src/zcash/codec/block.js";
+import { bytesToHex, hexToBytes } from "../src/zcash/codec/bytes.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CHAIN_DATA = resolve(process.env.ZCONFORM_CHAIN_DATA ?? join(here, "..", "..", "shared", "chain-data"));

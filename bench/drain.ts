@@ -5,7 +5,7 @@
 // is the differ's overhead.
 import { create, toBinary } from "@bufbuild/protobuf";
 import http2 from "node:http2";
-import { BlockIDSchema, BlockRangeSchema, type PoolType } from "../src/gen/walletrpc/service_pb.js";
+import { BlockIDSchema, BlockRangeSchema, type PoolType } from "../src/zcash/gen/walletrpc/service_pb.js";
 
 export interface Drained {
   blocks: number;

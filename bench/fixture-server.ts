@@ -1,11 +1,11 @@
 // Bench helper, run as a child process: gRPC servers of the given profiles over the
-// fixture's long chain (src/fixture/chain/long.ts), in their own process so that what
+// fixture's long chain (src/zcash/fixture/chain/long.ts), in their own process so that what
 // the benchmark measures in the parent is the client's work, not the server's. Computes
 // every block hash before it says it is ready, so no measured pass pays for them.
 // Usage: npx tsx bench/fixture-server.ts <tip> <profile>...   → one JSON line on stdout.
-import { longChain } from "../src/fixture/chain/long.js";
-import { startGrpcServer } from "../src/fixture/grpc/server.js";
-import type { ProfileName } from "../src/fixture/network.js";
+import { longChain } from "../src/zcash/fixture/chain/long.js";
+import { startGrpcServer } from "../src/zcash/fixture/grpc/server.js";
+import type { ProfileName } from "../src/zcash/fixture/network.js";
 
 const tip = Number(process.argv[2]);
 const profiles = process.argv.slice(3) as ProfileName[];

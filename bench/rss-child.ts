@@ -3,9 +3,9 @@
 // (modules loaded, connections open: the baseline), the peak during it (sampled every
 // 100 ms) and at the end. Prints one JSON line.
 // Usage: npx tsx bench/rss-child.ts <N> <name=url>...
-import { PoolType } from "../src/gen/walletrpc/service_pb.js";
-import { runSweep } from "../src/sweep/sweep.js";
-import { grpcTarget } from "../src/targets/grpc.js";
+import { PoolType } from "../src/zcash/gen/walletrpc/service_pb.js";
+import { runSweep } from "../src/modes/sweep/sweep.js";
+import { grpcTarget } from "../src/core/targets/grpc.js";
 
 const n = Number(process.argv[2]);
 const builds = process.argv.slice(3).map((a) => {

@@ -9,9 +9,9 @@
 // bottleneck, so CPU is where the differ's own cost shows.
 // Run: npx tsx bench/sweep.ts [blocks=1000000] [profiles=reference,ztreamer-master] [pools=TRANSPARENT,SAPLING,ORCHARD] [rounds=3]
 import { cpus } from "node:os";
-import { PoolType } from "../src/gen/walletrpc/service_pb.js";
-import { runSweep } from "../src/sweep/sweep.js";
-import { grpcTarget } from "../src/targets/grpc.js";
+import { PoolType } from "../src/zcash/gen/walletrpc/service_pb.js";
+import { runSweep } from "../src/modes/sweep/sweep.js";
+import { grpcTarget } from "../src/core/targets/grpc.js";
 import { drain } from "./drain.js";
 import { startFixtureChild } from "./fixture-child.js";
 

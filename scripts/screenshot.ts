@@ -12,12 +12,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
-import { inputsFromFixture } from "../src/commands/inputs.js";
-import { deriveFromOracle } from "../src/oracle/derive.js";
-import { reportContext } from "../src/report/context.js";
-import { htmlReporter } from "../src/report/html.js";
-import type { CaseResult } from "../src/run/result.js";
-import { runSession } from "../src/run/session.js";
+import { inputsFromFixture } from "../src/cli/inputs.js";
+import { deriveFromOracle } from "../src/zcash/oracle/derive.js";
+import { reportContext } from "../src/core/report/context.js";
+import { htmlReporter } from "../src/core/report/html.js";
+import type { CaseResult } from "../src/core/results/result.js";
+import { runSession } from "../src/core/run/session.js";
 
 const { values: args } = parseArgs({
   options: { out: { type: "string", default: "docs/report.png" }, html: { type: "string" }, case: { type: "string" }, build: { type: "string" } },

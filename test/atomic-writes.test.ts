@@ -5,14 +5,14 @@
 import { describe, expect, test } from "@jest/globals";
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { writeFileAtomic } from "../src/io/atomic-write.js";
+import { writeFileAtomic } from "../src/core/io/atomic-write.js";
 import { REPO } from "./tools/cli.js";
 import { tempDir } from "./tools/temp-corpus.js";
 
 /** Writers that are not reports, each with the reason it may write directly. */
 const ALLOWED: Record<string, string> = {
-  "src/io/atomic-write.ts": "the atomic writer itself",
-  "src/fixture/jsonrpc/cookie.ts": "the fixture's cookie file, opened O_NOFOLLOW with mode 0600 as Zebra does",
+  "src/core/io/atomic-write.ts": "the atomic writer itself",
+  "src/zcash/fixture/jsonrpc/cookie.ts": "the fixture's cookie file, opened O_NOFOLLOW with mode 0600 as Zebra does",
 };
 
 const DIRECT_WRITE = /\b(writeFileSync|appendFileSync|appendFile|createWriteStream|writeSync)\s*\(|\.writeFile\s*\(|\bwriteFile\s*\(/;

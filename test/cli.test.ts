@@ -5,8 +5,8 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CompactTxStreamer } from "../src/gen/walletrpc/service_pb.js";
-import { JSONRPC_METHOD_NAMES } from "../src/oracle/jsonrpc-methods.js";
+import { CompactTxStreamer } from "../src/zcash/gen/walletrpc/service_pb.js";
+import { JSONRPC_METHOD_NAMES } from "../src/zcash/oracle/jsonrpc-methods.js";
 
 const ROOT = join(import.meta.dirname, "..");
 

@@ -4,8 +4,8 @@
 
 import { afterAll, beforeAll } from "@jest/globals";
 import { conformanceSuite } from "../src/jest/index.js";
-import { startFixtureNetwork, type FixtureNetwork } from "../src/fixture/network.js";
-import { DEFAULT_LIMITS, type RunConfig } from "../src/targets/config.js";
+import { startFixtureNetwork, type FixtureNetwork } from "../src/zcash/fixture/network.js";
+import { DEFAULT_LIMITS, type RunConfig } from "../src/core/targets/config.js";
 
 let net: FixtureNetwork | undefined;
 beforeAll(async () => {

@@ -6,21 +6,21 @@ import { describe, expect, test } from "@jest/globals";
 import { readdirSync, readFileSync } from "node:fs";
 import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { CompactTxStreamer } from "../src/gen/walletrpc/service_pb.js";
-import { loadCorpus } from "../src/corpus/load.js";
-import type { Case } from "../src/corpus/case.js";
-import { anchorsUsed, resolveAnchors, type Anchors } from "../src/corpus/anchors.js";
-import { listChainProfiles, loadChainProfile, withDynamic, type ChainProfile } from "../src/corpus/chain-profile.js";
-import { planCases } from "../src/run/plan.js";
-import { grpcCodeOf } from "../src/canon/grpc-status.js";
-import { parseVolatile } from "../src/canon/volatile.js";
-import { JSONRPC_METHODS } from "../src/oracle/jsonrpc-methods.js";
-import { chainAnchors, syntheticChain } from "../src/fixture/chain/index.js";
+import { CompactTxStreamer } from "../src/zcash/gen/walletrpc/service_pb.js";
+import { loadCorpus } from "../src/core/corpus/load.js";
+import type { Case } from "../src/core/corpus/case.js";
+import { anchorsUsed, resolveAnchors, type Anchors } from "../src/core/corpus/anchors.js";
+import { listChainProfiles, loadChainProfile, withDynamic, type ChainProfile } from "../src/core/corpus/chain-profile.js";
+import { planCases } from "../src/core/run/plan.js";
+import { grpcCodeOf } from "../src/core/canon/grpc-status.js";
+import { parseVolatile } from "../src/core/canon/volatile.js";
+import { JSONRPC_METHODS } from "../src/zcash/oracle/jsonrpc-methods.js";
+import { chainAnchors, syntheticChain } from "../src/zcash/fixture/chain/index.js";
 import {
   addressFromScript, concatBytes, decodeBlock, decodeTransaction, decodeTransparentAddress, displayHex,
   encodeTransparentAddress, hexToBytes, isCoinbase, mainnet, sha256d, testnet, UPGRADES,
   type DecodedBlock, type NetworkParams, type Transaction,
-} from "../src/zcash/index.js";
+} from "../src/zcash/codec/index.js";
 import { chainPath, chainTest, readChainText, readHexLines } from "./chain-data.js";
 
 const CASES = "cases";

@@ -6,18 +6,18 @@
 
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { join } from "node:path";
-import { inputsFromFixture, type RunInputs } from "../src/commands/inputs.js";
-import { startFixtureNetwork } from "../src/fixture/network.js";
-import { PROFILES, type ProfileName } from "../src/fixture/grpc/profiles.js";
-import { deviationsOf } from "../src/fixture/jsonrpc/profiles.js";
-import { classify, type BuildIdentity } from "../src/ledger/classify.js";
-import { ledgerFindings } from "../src/ledger/findings.js";
-import { loadLedger, parseLedger, type Quirk } from "../src/ledger/quirk.js";
-import { loadCorpus } from "../src/corpus/load.js";
-import { deriveFromOracle } from "../src/oracle/derive.js";
-import { runSession, type SessionResult } from "../src/run/session.js";
-import type { CaseResult } from "../src/run/result.js";
-import { DEFAULT_LIMITS, type RunConfig } from "../src/targets/config.js";
+import { inputsFromFixture, type RunInputs } from "../src/cli/inputs.js";
+import { startFixtureNetwork } from "../src/zcash/fixture/network.js";
+import { PROFILES, type ProfileName } from "../src/zcash/fixture/grpc/profiles.js";
+import { deviationsOf } from "../src/zcash/fixture/jsonrpc/profiles.js";
+import { classify, type BuildIdentity } from "../src/core/ledger/classify.js";
+import { ledgerFindings } from "../src/core/ledger/findings.js";
+import { loadLedger, parseLedger, type Quirk } from "../src/core/ledger/quirk.js";
+import { loadCorpus } from "../src/core/corpus/load.js";
+import { deriveFromOracle } from "../src/zcash/oracle/derive.js";
+import { runSession, type SessionResult } from "../src/core/run/session.js";
+import type { CaseResult } from "../src/core/results/result.js";
+import { DEFAULT_LIMITS, type RunConfig } from "../src/core/targets/config.js";
 
 const CASES = join(import.meta.dirname, "..", "cases");
 const quiet = { stdout: () => {}, stderr: () => {} };
@@ -26,7 +26,7 @@ type Shows = string | string[] | { unobservable: string };
 
 /**
  * Each emulated deviation, and the ledger entry its divergences fall under — or why the
- * corpus run cannot see it. Read beside src/fixture/grpc/profiles.ts and cases/quirks.yaml.
+ * corpus run cannot see it. Read beside src/zcash/fixture/grpc/profiles.ts and cases/quirks.yaml.
  */
 const LWD: Record<string, Shows> = {
   "lwd-getblock-by-hash-unimplemented": "lwd-getblock-by-hash-unimplemented",

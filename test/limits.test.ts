@@ -6,14 +6,14 @@
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "@jest/globals";
 import { join } from "node:path";
-import { loadCorpus } from "../src/corpus/load.js";
-import type { ChainProfile } from "../src/corpus/chain-profile.js";
-import { loadRealChain } from "../src/fixture/chain/real.js";
-import { startFixtureNetwork, type FixtureNetwork } from "../src/fixture/network.js";
-import { deriveFromOracle } from "../src/oracle/derive.js";
-import { runSession } from "../src/run/session.js";
-import type { CaseResult } from "../src/run/result.js";
-import { DEFAULT_LIMITS, parseConfig, type RunConfig } from "../src/targets/config.js";
+import { loadCorpus } from "../src/core/corpus/load.js";
+import type { ChainProfile } from "../src/core/corpus/chain-profile.js";
+import { loadRealChain } from "../src/zcash/fixture/chain/real.js";
+import { startFixtureNetwork, type FixtureNetwork } from "../src/zcash/fixture/network.js";
+import { deriveFromOracle } from "../src/zcash/oracle/derive.js";
+import { runSession } from "../src/core/run/session.js";
+import type { CaseResult } from "../src/core/results/result.js";
+import { DEFAULT_LIMITS, parseConfig, type RunConfig } from "../src/core/targets/config.js";
 import { chainPath, chainTest } from "./chain-data.js";
 import { startFaultProxy, type FaultProxy } from "./tools/fault-proxy.js";
 import { SMALL_CORPUS, tempDir, type TempDir } from "./tools/temp-corpus.js";

@@ -2,8 +2,8 @@
 // written out here independently of proto/ so that a typo in either one shows up.
 import { describe, expect, test } from "@jest/globals";
 import { ScalarType, type DescMessage } from "@bufbuild/protobuf";
-import { file_walletrpc_service, CompactTxStreamer, PoolTypeSchema, ShieldedProtocolSchema } from "../src/gen/walletrpc/service_pb.js";
-import { file_walletrpc_compact_formats } from "../src/gen/walletrpc/compact_formats_pb.js";
+import { file_walletrpc_service, CompactTxStreamer, PoolTypeSchema, ShieldedProtocolSchema } from "../src/zcash/gen/walletrpc/service_pb.js";
+import { file_walletrpc_compact_formats } from "../src/zcash/gen/walletrpc/compact_formats_pb.js";
 
 const RPCS: [string, string, string, string][] = [
   ["GetLatestBlock", "ChainSpec", "BlockID", "unary"],
@@ -161,6 +161,6 @@ describe("lightwallet protocol v0.5.0 descriptors", () => {
 });
 
 test("the rpc name table matches the descriptor", async () => {
-  const { RPC_NAMES } = await import("../src/lightwallet-rpcs.js");
+  const { RPC_NAMES } = await import("../src/zcash/lightwallet-rpcs.js");
   expect([...RPC_NAMES]).toEqual(CompactTxStreamer.methods.map((m) => m.name));
 });

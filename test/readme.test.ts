@@ -3,7 +3,7 @@
 import { expect, test } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseConfig } from "../src/targets/config.js";
+import { parseConfig } from "../src/core/targets/config.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");

@@ -9,9 +9,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { startFixtureNetwork, type FixtureNetwork } from "../src/fixture/network.js";
-import type { JsonReport } from "../src/report/json.js";
-import { basicHeader, cookieToken } from "../src/targets/auth.js";
+import { startFixtureNetwork, type FixtureNetwork } from "../src/zcash/fixture/network.js";
+import type { JsonReport } from "../src/core/report/json.js";
+import { basicHeader, cookieToken } from "../src/core/targets/auth.js";
 import { runCli } from "./tools/cli.js";
 import { startFaultProxy, type FaultProxy } from "./tools/fault-proxy.js";
 import { chainProfileYaml, SMALL_CORPUS, tempDir, type TempDir } from "./tools/temp-corpus.js";

@@ -2,9 +2,9 @@
 // of it the ledger already knows, and the JSON Patch — readable in a CI log without the
 // JSON report at hand.
 
-import { formatPatch } from "../diff/patch.js";
-import type { RunSummary } from "../run/events.js";
-import type { CaseResult, ClassifiedDivergence } from "../run/result.js";
+import { formatPatch } from "../core/diff/patch.js";
+import type { RunSummary } from "../core/results/events.js";
+import type { CaseResult, ClassifiedDivergence } from "../core/results/result.js";
 
 function shown(v: unknown): string {
   if (v === undefined) return "(absent)";

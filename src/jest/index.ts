@@ -9,17 +9,17 @@
 // on a new divergence (known quirks pass and are listed in one note at the end), and a
 // dedicated test fails on expired ledger entries and, unless allowed, stale ones.
 
-import type { ChainProfile } from "../corpus/chain-profile.js";
-import { loadChainProfile } from "../corpus/chain-profile.js";
-import type { Case } from "../corpus/case.js";
-import { inputsFromFixture } from "../commands/inputs.js";
-import type { FixtureNetwork } from "../fixture/network.js";
-import { deriveFromOracle } from "../oracle/derive.js";
-import type { Reporter, RunSummary } from "../run/events.js";
-import type { CaseResult } from "../run/result.js";
-import { runSession } from "../run/session.js";
-import type { RunConfig } from "../targets/config.js";
-import type { Transport } from "../targets/observation.js";
+import type { ChainProfile } from "../core/corpus/chain-profile.js";
+import { loadChainProfile } from "../core/corpus/chain-profile.js";
+import type { Case } from "../core/corpus/case.js";
+import { inputsFromFixture } from "../cli/inputs.js";
+import type { FixtureNetwork } from "../zcash/fixture/network.js";
+import { deriveFromOracle } from "../zcash/oracle/derive.js";
+import type { Reporter, RunSummary } from "../core/results/events.js";
+import type { CaseResult } from "../core/results/result.js";
+import { runSession } from "../core/run/session.js";
+import type { RunConfig } from "../core/targets/config.js";
+import type { Transport } from "../core/targets/observation.js";
 import { conformanceError, failureOf, ledgerProblems } from "./format.js";
 import { asks, planSuite, type DeclaredBuild, type SuitePlanOptions } from "./plan.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "@jest/globals";
-import type { CaseResult } from "../run/result.js";
+import type { CaseResult } from "../core/results/result.js";
 import { conformanceError, failureOf, ledgerProblems } from "./format.js";
 import { planSuite } from "./plan.js";
 

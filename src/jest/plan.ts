@@ -5,13 +5,13 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { Case } from "../corpus/case.js";
-import { loadCorpus } from "../corpus/load.js";
-import { selectCases, type CaseFilter } from "../commands/select.js";
-import { fixtureBuildShape, PROFILE_NAMES, type ProfileName } from "../fixture/network.js";
-import { loadLedger, type Quirk } from "../ledger/quirk.js";
-import { loadConfig, type RunConfig } from "../targets/config.js";
-import type { Transport } from "../targets/observation.js";
+import type { Case } from "../core/corpus/case.js";
+import { loadCorpus } from "../core/corpus/load.js";
+import { selectCases, type CaseFilter } from "../cli/select.js";
+import { fixtureBuildShape, PROFILE_NAMES, type ProfileName } from "../zcash/fixture/network.js";
+import { loadLedger, type Quirk } from "../core/ledger/quirk.js";
+import { loadConfig, type RunConfig } from "../core/targets/config.js";
+import type { Transport } from "../core/targets/observation.js";
 
 export type ConfigSource = string | RunConfig | (() => RunConfig | Promise<RunConfig>);
 

@@ -13,13 +13,13 @@
 import { describe, expect, test } from "@jest/globals";
 import fc from "fast-check";
 import { create, ScalarType, toBinary, type DescField, type DescMessage, type DescMethod, type JsonValue } from "@bufbuild/protobuf";
-import { canonOf } from "../../src/canon/index.js";
-import type { Case, Expectation } from "../../src/corpus/case.js";
-import { compareObservations } from "../../src/diff/compare.js";
-import { CompactTxStreamer } from "../../src/gen/walletrpc/service_pb.js";
-import { judgeCase } from "../../src/run/judge.js";
-import type { PlannedCase } from "../../src/run/plan.js";
-import type { Fault, GrpcObservation, JsonRpcObservation, Observation } from "../../src/targets/observation.js";
+import { canonOf } from "../../src/core/canon/index.js";
+import type { Case, Expectation } from "../../src/core/corpus/case.js";
+import { compareObservations } from "../../src/core/diff/compare.js";
+import { CompactTxStreamer } from "../../src/zcash/gen/walletrpc/service_pb.js";
+import { judgeCase } from "../../src/core/run/judge.js";
+import type { PlannedCase } from "../../src/core/run/plan.js";
+import type { Fault, GrpcObservation, JsonRpcObservation, Observation } from "../../src/core/targets/observation.js";
 import { fuzz, FUZZ_RUNS, mutatedBytes } from "./fuzz.js";
 
 const METHODS = CompactTxStreamer.methods;

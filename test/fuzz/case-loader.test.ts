@@ -11,8 +11,8 @@ import { describe, expect, test } from "@jest/globals";
 import fc from "fast-check";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseCaseFile } from "../../src/corpus/load.js";
-import { ProblemsError, type Problem } from "../../src/yaml/located.js";
+import { parseCaseFile } from "../../src/core/corpus/load.js";
+import { ProblemsError, type Problem } from "../../src/core/io/located-yaml.js";
 import { SMALL_CORPUS } from "../tools/temp-corpus.js";
 import { expectClear, fuzz, FUZZ_RUNS, mutatedText, yamlishText } from "./fuzz.js";
 

@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, test } from "@jest/globals";
 import fc from "fast-check";
 import { join } from "node:path";
-import { ConfigError, parseConfig } from "../../src/targets/config.js";
+import { ConfigError, parseConfig } from "../../src/core/targets/config.js";
 import { tempDir } from "../tools/temp-corpus.js";
 import { expectClear, fuzz, FUZZ_RUNS, mutatedText, yamlishText } from "./fuzz.js";
 

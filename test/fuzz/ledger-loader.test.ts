@@ -8,12 +8,12 @@
 import { describe, expect, test } from "@jest/globals";
 import fc from "fast-check";
 import { existsSync, readFileSync } from "node:fs";
-import type { Divergence } from "../../src/diff/divergence.js";
-import { classify } from "../../src/ledger/classify.js";
-import { ledgerFindings } from "../../src/ledger/findings.js";
-import { parseLedger, type Quirk } from "../../src/ledger/quirk.js";
-import type { CaseResult } from "../../src/run/result.js";
-import { ProblemsError } from "../../src/yaml/located.js";
+import type { Divergence } from "../../src/core/diff/divergence.js";
+import { classify } from "../../src/core/ledger/classify.js";
+import { ledgerFindings } from "../../src/core/ledger/findings.js";
+import { parseLedger, type Quirk } from "../../src/core/ledger/quirk.js";
+import type { CaseResult } from "../../src/core/results/result.js";
+import { ProblemsError } from "../../src/core/io/located-yaml.js";
 import { expectClear, fuzz, FUZZ_RUNS, mutatedText, yamlishText } from "./fuzz.js";
 
 const FILE = "cases/quirks.yaml";

@@ -11,8 +11,8 @@
 import { describe, expect, test } from "@jest/globals";
 import fc from "fast-check";
 import { getHeapStatistics } from "node:v8";
-import { syntheticChain } from "../../src/fixture/chain/index.js";
-import { decodeBlock, DecodeError, decodeTransaction, encodeBlock, encodeTransaction, hexToBytes } from "../../src/zcash/index.js";
+import { syntheticChain } from "../../src/zcash/fixture/chain/index.js";
+import { decodeBlock, DecodeError, decodeTransaction, encodeBlock, encodeTransaction, hexToBytes } from "../../src/zcash/codec/index.js";
 import { chainPath, chainTest, readHexLines } from "../chain-data.js";
 import { expectClear, fuzz, FUZZ_RUNS, mutatedBytes } from "./fuzz.js";
 import { readdirSync } from "node:fs";

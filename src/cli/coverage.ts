@@ -1,0 +1,35 @@
+// `zconform coverage`: which parts of the protocol (rpcs, request fields, enum values,
+// JSON-RPC methods) no case exercises. Requests are planned with a chain profile's
+// anchors (default: the fixture chain, cases/chains/fixture.yaml). Always exits 0 for a
+// valid corpus: gaps are information, not failures.
+
+import { loadChainProfile } from "../core/corpus/chain-profile.js";
+import { loadCorpus } from "../core/corpus/load.js";
+import { coverageOf, formatCoverage } from "../modes/coverage/coverage.js";
+import { ProblemsError } from "../core/io/located-yaml.js";
+import { guarded, InputError } from "./inputs.js";
+import type { Output } from "./output.js";
+
+export interface CoverageOptions {
+  cases: string;
+  chain?: string;
+  json?: boolean;
+}
+
+export async function coverageCommand(o: CoverageOptions, out: Output): Promise<number> {
+  const loaded = await guarded(out, () => {
+    const cases = loadCorpus(o.cases);
+    let chain;
+    try {
+      chain = loadChainProfile(o.cases, o.chain ?? "fixture");
+    } catch (e) {
+      if (e instanceof ProblemsError) throw e;
+      throw new InputError((e as Error).message);
+    }
+    return coverageOf(cases, chain);
+  });
+  if (typeof loaded === "number") return loaded;
+  if (o.json) out.stdout(JSON.stringify(loaded, null, 2));
+  else for (const line of formatCoverage(loaded)) out.stdout(line);
+  return 0;
+}

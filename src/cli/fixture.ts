@@ -1,0 +1,41 @@
+// `zconform fixture`: starts the embedded fixture network and keeps it up until SIGINT
+// or SIGTERM. Prints exactly one line of JSON on stdout when ready, so scripts and CI
+// can read the endpoints: {"grpc": {...}, "jsonrpc": "...", "cookie": "..."} plus the
+// JSON-RPC endpoints of the profiles that serve one and the chain's anchors.
+
+import { startFixtureNetwork, type ProfileName } from "../zcash/fixture/network.js";
+import { describeChain } from "../zcash/fixture/chain/index.js";
+import type { Output } from "./output.js";
+
+export interface FixtureOptions {
+  profile?: ProfileName[];
+  chain?: string;
+  host?: string;
+  acceptTransactions?: boolean;
+}
+
+export async function fixtureCommand(o: FixtureOptions, out: Output): Promise<number> {
+  const net = await startFixtureNetwork({
+    ...(o.profile && o.profile.length > 0 ? { profiles: o.profile } : {}),
+    ...(o.chain ? { chain: o.chain } : {}),
+    ...(o.host ? { host: o.host } : {}),
+    acceptTransactions: o.acceptTransactions ?? false,
+  });
+  out.stdout(JSON.stringify({
+    grpc: net.grpc,
+    jsonrpc: net.jsonrpc,
+    cookie: net.cookie,
+    jsonrpcProfiles: net.jsonrpcProfiles,
+    emulated: Object.keys(net.grpc).filter((p) => p !== "reference"),
+    chain: describeChain(net.model),
+    anchors: net.anchors,
+  }));
+  out.stderr(`fixture network up (${Object.keys(net.grpc).length} gRPC servers; profiles other than "reference" are emulations, not the real builds). Ctrl-C stops it.`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await net.close();
+  return 0;
+}

@@ -1,0 +1,94 @@
+// What every run-like command (run, demo, record) assembles before running: the corpus,
+// the ledger, the builds and the chain profile — from a config file, or from the
+// embedded fixture network. Problems in user files become exit code 2 with file:line.
+
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { loadChainProfile, type ChainProfile } from "../core/corpus/chain-profile.js";
+import type { Case } from "../core/corpus/case.js";
+import { loadCorpus } from "../core/corpus/load.js";
+import { startFixtureNetwork, type FixtureNetwork, type ProfileName } from "../zcash/fixture/network.js";
+import { loadLedger, type Quirk } from "../core/ledger/quirk.js";
+import { ConfigError, DEFAULT_LIMITS, isInsecure, loadConfig, type RunConfig } from "../core/targets/config.js";
+import { ProblemsError } from "../core/io/located-yaml.js";
+import type { Output } from "./output.js";
+import { selectCases, type CaseFilter } from "./select.js";
+
+export interface CorpusOptions extends CaseFilter {
+  cases: string;
+  ledger?: string;
+}
+
+export interface RunInputs {
+  config: RunConfig;
+  cases: Case[];
+  chain: ChainProfile;
+  ledger: Quirk[];
+  /** Set when the inputs come from a fixture network the caller must close. */
+  network?: FixtureNetwork;
+}
+
+export class InputError extends Error {}
+
+function loadCorpusAndLedger(o: CorpusOptions): { cases: Case[]; ledger: Quirk[] } {
+  const cases = selectCases(loadCorpus(o.cases), o);
+  const ledgerPath = o.ledger ?? join(o.cases, "quirks.yaml");
+  if (o.ledger && !existsSync(o.ledger)) throw new InputError(`ledger file not found: ${o.ledger}`);
+  return { cases, ledger: existsSync(ledgerPath) ? loadLedger(ledgerPath) : [] };
+}
+
+/** Runs `load`, turning problems in user files into a message on stderr and exit code 2. */
+export async function guarded<T>(out: Output, load: () => T | Promise<T>): Promise<T | number> {
+  try {
+    return await load();
+  } catch (e) {
+    if (e instanceof ProblemsError || e instanceof ConfigError || e instanceof InputError) {
+      out.stderr(e.message);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+export function inputsFromConfig(o: CorpusOptions & { config: string }, out: Output): RunInputs {
+  if (!existsSync(o.config)) {
+    throw new InputError(`config file not found: ${o.config} (write one as the README shows, or try "zconform demo" against the embedded fixture network)`);
+  }
+  const config = loadConfig(o.config);
+  let chain: ChainProfile;
+  try {
+    chain = loadChainProfile(o.cases, config.chain);
+  } catch (e) {
+    if (e instanceof ProblemsError) throw e;
+    throw new InputError(`${o.config}: chain: ${(e as Error).message}`);
+  }
+  for (const b of config.builds) {
+    for (const ep of [b.grpc, b.jsonrpc]) {
+      if (ep && isInsecure(ep)) out.stderr(`WARNING: TLS certificate verification is OFF for build ${b.name} (${ep.url}); answers could come from anyone`);
+    }
+  }
+  // The oracle is the ground truth: an unverified one is worth the same warning.
+  const oracle = config.oracle?.jsonrpc;
+  if (oracle && isInsecure(oracle)) out.stderr(`WARNING: TLS certificate verification is OFF for the oracle (${oracle.url}); its answers could come from anyone`);
+  return { config, chain, ...loadCorpusAndLedger(o) };
+}
+
+export interface FixtureChoice {
+  chainFile?: string;
+  profiles?: ProfileName[];
+}
+
+export async function inputsFromFixture(o: CorpusOptions & FixtureChoice, out: Output): Promise<RunInputs> {
+  const loaded = loadCorpusAndLedger(o);
+  out.stderr("Starting the embedded fixture network (emulated builds, not the real servers)…");
+  const network = await startFixtureNetwork({ ...(o.chainFile ? { chain: o.chainFile } : {}), ...(o.profiles ? { profiles: o.profiles } : {}) });
+  const config: RunConfig = {
+    file: "(fixture network)",
+    chain: "fixture",
+    oracle: { jsonrpc: { url: network.jsonrpc, auth: { kind: "cookie", cookieFile: network.cookie } }, source: { file: "(fixture network)", line: 0 } },
+    defaults: DEFAULT_LIMITS,
+    builds: network.builds({ deadlineMs: 15_000 }),
+  };
+  const chain: ChainProfile = { name: "fixture", network: network.model.network.name, anchors: network.anchors, dynamic: {} };
+  return { config, chain, network, ...loaded };
+}

@@ -1,0 +1,89 @@
+// `zconform latency`: times small unary rpcs on every build (src/modes/latency) and reports a
+// ~40 ms plateau as a latency divergence the ledger can explain. Exit 0 when every such
+// divergence is known, 1 when one is new, 2 for bad input.
+
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../core/io/atomic-write.js";
+import { classify } from "../core/ledger/classify.js";
+import { loadLedger } from "../core/ledger/quirk.js";
+import { runLatency } from "../modes/latency/latency.js";
+import { CONTROL_REQUEST, DEFAULT_RPCS, probeSpec, type ProbeSpec } from "../modes/latency/probe.js";
+import { latencyLines, latencyReport } from "../modes/latency/report.js";
+import { buildInfo } from "../core/run/session.js";
+import { grpcTarget } from "../core/targets/grpc.js";
+import { guarded, InputError } from "./inputs.js";
+import type { Output } from "./output.js";
+import { probeInputs, type ProbeChoice } from "./probe-inputs.js";
+
+export interface LatencyCommandOptions extends ProbeChoice {
+  reference?: string;
+  rpc?: string[];
+  calls?: string;
+  warmup?: string;
+  parallel?: boolean;
+  ledger?: string;
+  json?: string;
+  quiet?: boolean;
+}
+
+function count(name: string, text: string | undefined, fallback: number, min: number): number {
+  if (text === undefined) return fallback;
+  const v = Number(text);
+  if (!Number.isInteger(v) || v < min) throw new InputError(`${name} must be an integer >= ${min}, got ${JSON.stringify(text)}`);
+  return v;
+}
+
+export async function latencyCommand(o: LatencyCommandOptions, out: Output): Promise<number> {
+  const prepared = await guarded(out, () => {
+    const ledgerPath = o.ledger ?? join(o.cases ?? "cases", "quirks.yaml");
+    if (o.ledger && !existsSync(o.ledger)) throw new InputError(`ledger file not found: ${o.ledger}`);
+    return { calls: count("--calls", o.calls, 200, 1), warmup: count("--warmup", o.warmup, 5, 0), ledger: existsSync(ledgerPath) ? loadLedger(ledgerPath) : [] };
+  });
+  if (typeof prepared === "number") return prepared;
+  const inputs = await guarded(out, () => probeInputs(o, out));
+  if (typeof inputs === "number") return inputs;
+  const builds = inputs.builds.filter((b) => b.grpc);
+  const targets = builds.map((b) => ({ name: b.name, target: grpcTarget(b.grpc!) }));
+  try {
+    const reference = o.reference ?? (builds.some((b) => b.name === "reference") ? "reference" : undefined);
+    if (reference && !builds.some((b) => b.name === reference)) {
+      out.stderr(`--reference: no build named ${reference}`);
+      return 2;
+    }
+    const probes: ProbeSpec[] = [];
+    const skipped: { rpc: string; reason: string }[] = [];
+    for (const rpc of o.rpc ?? DEFAULT_RPCS) {
+      const spec = probeSpec(rpc, inputs.anchors);
+      if ("skipped" in spec) skipped.push({ rpc, reason: spec.skipped });
+      else probes.push(spec);
+    }
+    if (probes.length === 0) {
+      out.stderr(`nothing to time: ${skipped.map((s) => `${s.rpc}: ${s.reason}`).join("; ")}`);
+      return 2;
+    }
+    const control = probeSpec("GetBlock", inputs.anchors, CONTROL_REQUEST);
+    if ("skipped" in control) skipped.push({ rpc: "GetBlock (control)", reason: control.skipped });
+    const byName = new Map(builds.map((b) => [b.name, b]));
+    const startedAt = new Date();
+    const result = await runLatency({
+      builds: targets, probes, ...("skipped" in control ? {} : { control }), ...(reference ? { reference } : {}),
+      calls: prepared.calls, warmup: prepared.warmup, parallel: o.parallel === true,
+      classify: (d, build, rpc) => {
+        const b = byName.get(build)!;
+        return classify(prepared.ledger, d, { caseId: `latency.${rpc}`, method: rpc, transport: "grpc" },
+          { name: b.name, implementation: b.implementation, version: b.version, protocolVersion: b.protocolVersion });
+      },
+    });
+    const report = latencyReport(result, {
+      startedAt, chain: inputs.chain, builds: builds.map((b) => buildInfo(b, b.protocolVersion)), ...(reference ? { reference } : {}),
+      calls: prepared.calls, warmup: prepared.warmup, skipped,
+    });
+    if (o.json) writeFileAtomic(o.json, `${JSON.stringify(report, null, 2)}\n`);
+    if (!o.quiet) for (const line of latencyLines(report)) out.stdout(line);
+    return report.exitCode;
+  } finally {
+    await Promise.all(targets.map((t) => t.target.close()));
+    await inputs.close();
+  }
+}

@@ -1,0 +1,137 @@
+// The command line. Each command lives in src/cli/<name>.ts; this file only
+// declares them, their options and help, and turns their results into exit codes.
+
+import { Command, InvalidArgumentError } from "commander";
+import { decodeCommand } from "./decode.js";
+import { casesCommand } from "./cases.js";
+import { coverageCommand } from "./coverage.js";
+import { fixtureCommand } from "./fixture.js";
+import { registerPerformanceCommands } from "./performance-cli.js";
+import { runLikeCommand, type RunLikeOptions } from "./run.js";
+import { PROFILE_NAMES, type ProfileName } from "../zcash/fixture/network.js";
+
+// A reader that stops early (`| head`) is not an error of ours.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
+const io = {
+  stdout: (line: string) => process.stdout.write(`${line}\n`),
+  stderr: (line: string) => process.stderr.write(`${line}\n`),
+};
+
+function oneOf<T extends string>(values: readonly T[]) {
+  return (value: string): T => {
+    if (!values.includes(value as T)) throw new InvalidArgumentError(`must be one of ${values.join(", ")}`);
+    return value as T;
+  };
+}
+
+const program = new Command()
+  .name("zconform")
+  .description("Checks Zcash lightwallet servers (CompactTxStreamer gRPC, Zebra-style JSON-RPC) byte for byte, " +
+    "against each other and against Zebra JSON-RPC as ground truth.")
+  .showHelpAfterError()
+  .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
+
+program.command("decode")
+  .description("decode raw Zcash blocks (a file of hex lines, or a .bin block) to one JSON object per block")
+  .argument("<file>", "file of raw block hex, one block per line, or a binary .bin block")
+  .option("--network <name>", "network for address encoding: mainnet, testnet or regtest", oneOf(["mainnet", "testnet", "regtest"] as const))
+  .option("--compact", "print the derived CompactBlock (protobuf JSON, all pools) instead")
+  .action(async (file: string, opts: { network?: "mainnet" | "testnet" | "regtest"; compact?: boolean }) => {
+    process.exitCode = await decodeCommand(file, opts, io);
+  });
+
+program.command("cases")
+  .description("list the corpus: one entry per case with id, method and transport")
+  .option("--cases <dir>", "corpus folder", "cases")
+  .option("--json", "print a JSON array instead of a table")
+  .action(async (opts: { cases: string; json?: boolean }) => {
+    process.exitCode = await casesCommand(opts, io);
+  });
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+const profileList = (value: string, previous: ProfileName[] = []) => [...previous, oneOf(PROFILE_NAMES)(value)];
+
+function corpusOptions(cmd: Command): Command {
+  return cmd
+    .option("--cases <dir>", "corpus folder", "cases")
+    .option("--ledger <file>", "known-quirks ledger (default <cases>/quirks.yaml)")
+    .option("--case <pattern>", "only cases whose id matches (* wildcard); repeatable", collect)
+    .option("--method <name>", "only cases of this rpc or JSON-RPC method; repeatable", collect);
+}
+
+function fixtureOptions(cmd: Command): Command {
+  return cmd
+    .option("--chain <file>", "fixture: serve real raw blocks from this file instead of the synthetic chain")
+    .option("--profile <name>", `fixture: serve only these profiles (${PROFILE_NAMES.join(", ")}); repeatable`, profileList);
+}
+
+function reportOptions(cmd: Command): Command {
+  return cmd
+    .option("--json <file>", "write the JSON report (versioned schema) to this file")
+    .option("--junit <file>", "write a JUnit XML report to this file (one testcase per case and build)")
+    .option("--html <file>", "write a self-contained HTML report to this file (matrix, drill-down, reproduce commands)")
+    .option("--allow-stale", "stale ledger entries do not fail the run")
+    .option("-q, --quiet", "no terminal report");
+}
+
+type RunLikeCli = { chain?: string; profile?: ProfileName[] } & Record<string, unknown>;
+const runLike = (opts: RunLikeCli) => runLikeCommand({
+  ...(opts as unknown as RunLikeOptions),
+  ...(opts.chain ? { chainFile: opts.chain } : {}),
+  ...(opts.profile ? { profiles: opts.profile } : {}),
+}, io);
+
+reportOptions(corpusOptions(program.command("run")
+  .description("run the corpus against the builds of a config file, anchored to its oracle;\n" +
+    "exit 0 when every divergence is known, 1 when any is new, stale or drifted, 2 for config or corpus errors")
+  .option("-c, --config <file>", "builds config", "zconform.config.yaml")
+  .option("--allow-broadcast", "send cases whose request is a valid transaction (refused unless the chain profile's network is regtest)")
+  .option("--golden [dir]", "also compare every answer with its recorded golden (default folder: golden)")))
+  .action(async (opts) => {
+    process.exitCode = await runLike({ ...opts, ...(opts.golden === true ? { golden: "golden" } : {}) });
+  });
+
+fixtureOptions(reportOptions(corpusOptions(program.command("demo")
+  .description("start the embedded fixture network (the reference and every emulated profile) and run the whole corpus against it")
+  .option("--golden [dir]", "also compare every answer with its recorded golden (default folder: golden)"))))
+  .action(async (opts) => {
+    process.exitCode = await runLike({ ...opts, ...(opts.golden === true ? { golden: "golden" } : {}) });
+  });
+
+fixtureOptions(corpusOptions(program.command("record")
+  .description("record every build's answers as goldens under <dir>/<chain>/<build>/ (written atomically); " +
+    "without --config, against the embedded fixture network")
+  .option("-c, --config <file>", "builds config (default: the embedded fixture network)")
+  .option("--dir <dir>", "golden folder", "golden")
+  .option("-q, --quiet", "no terminal report")))
+  .action(async (opts) => {
+    process.exitCode = await runLike({ ...opts, record: opts.dir, allowStale: true });
+  });
+
+program.command("coverage")
+  .description("list the rpcs, request fields, enum values and JSON-RPC methods that no case exercises (requests planned with a chain profile's anchors)")
+  .option("--cases <dir>", "corpus folder", "cases")
+  .option("--chain <name>", "chain profile whose anchors plan the requests (cases/chains/<name>.yaml)", "fixture")
+  .option("--json", "print a stable JSON object instead of text")
+  .action(async (opts: { cases: string; chain: string; json?: boolean }) => {
+    process.exitCode = await coverageCommand(opts, io);
+  });
+
+program.command("fixture")
+  .description("start the embedded fixture network and print its endpoints as one JSON line; runs until SIGINT/SIGTERM")
+  .option("--profile <name>", `profiles to serve (default all: ${PROFILE_NAMES.join(", ")}); repeatable`, profileList)
+  .option("--chain <file>", "serve real raw blocks from this file (hex lines or .bin) instead of the synthetic chain")
+  .option("--host <address>", "address to listen on", "127.0.0.1")
+  .option("--accept-transactions", "acknowledge decodable transactions in SendTransaction (nothing is added to the chain)")
+  .action(async (opts) => {
+    process.exitCode = await fixtureCommand(opts, io);
+  });
+
+// sweep, merge, latency, wirecost, and --shard on run and demo.
+registerPerformanceCommands(program, io);
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,76 @@
+// `zconform merge A.json B.json … [--json OUT]`: joins the JSON reports of a sharded run
+// (src/modes/shard/merge.ts) and shows the result as a run would: the terminal report, and any
+// file format asked for, fed the merged cases as one event stream. Exit code: the merged
+// run's (0 all known, 1 new, stale or expired), 2 when the reports cannot be merged.
+
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadLedger } from "../core/ledger/quirk.js";
+import { reportContext } from "../core/report/context.js";
+import type { JsonReport } from "../core/report/json.js";
+import { expandReport, writeJsonReport, type JsonReportFile } from "../core/report/json-file.js";
+import type { RunEvent } from "../core/results/events.js";
+import { mergeReports, MergeError, type ShardReport } from "../modes/shard/merge.js";
+import { guarded, InputError } from "./inputs.js";
+import type { Output } from "./output.js";
+import { reportersFor } from "./reporters.js";
+
+export interface MergeCommandOptions {
+  json?: string;
+  junit?: string;
+  html?: string;
+  quiet?: boolean;
+  allowStale?: boolean;
+  ledger?: string;
+  cases?: string;
+}
+
+/** A report file with every answer in full (files write repeated answers as `sameAs`). */
+function readReport(file: string): ShardReport {
+  let doc: JsonReportFile & { kind?: unknown };
+  try {
+    doc = JSON.parse(readFileSync(file, "utf8")) as JsonReportFile;
+  } catch (e) {
+    throw new InputError(`${file}: not a readable JSON report: ${(e as Error).message}`);
+  }
+  if (doc.kind !== undefined) {
+    throw new InputError(`cannot merge: ${file} is a ${String(doc.kind)} report; merge joins the corpus reports of \`run\`/\`demo --shard k/n\``);
+  }
+  if (!Array.isArray(doc.cases)) throw new InputError(`${file}: not a corpus run report (no cases)`);
+  try {
+    return { file, report: expandReport(doc, file) };
+  } catch (e) {
+    throw new InputError(`${file}: ${(e as Error).message}`);
+  }
+}
+
+/** The merged report as the event stream a run would have emitted. */
+export function eventsOf(r: JsonReport): RunEvent[] {
+  return [
+    { type: "run-start", schemaVersion: r.schemaVersion, tool: r.tool, startedAt: r.startedAt, chain: r.chain, builds: r.builds, ...(r.oracle ? { oracle: r.oracle } : {}), cases: r.cases.length },
+    ...r.cases.map((result, i): RunEvent => ({ type: "case-result", result, done: i + 1, total: r.cases.length, index: i })),
+    ...(r.summary ? [{ type: "run-end" as const, summary: r.summary, partial: r.partial, finishedAt: r.finishedAt ?? r.startedAt, exitCode: r.exitCode ?? 1 }] : []),
+  ];
+}
+
+export async function mergeCommand(files: readonly string[], o: MergeCommandOptions, out: Output): Promise<number> {
+  const merged = await guarded(out, () => {
+    const ledgerPath = o.ledger ?? join(o.cases ?? "cases", "quirks.yaml");
+    if (o.ledger && !existsSync(o.ledger)) throw new InputError(`ledger file not found: ${o.ledger}`);
+    const ledger = existsSync(ledgerPath) ? loadLedger(ledgerPath) : undefined;
+    try {
+      return { report: mergeReports(files.map(readReport), { ...(ledger ? { ledger } : {}), allowStale: o.allowStale }), ledger };
+    } catch (e) {
+      if (e instanceof MergeError) throw new InputError(`cannot merge: ${e.message}`);
+      throw e;
+    }
+  });
+  if (typeof merged === "number") return merged;
+  const { report, ledger } = merged;
+  if (o.json) writeJsonReport(o.json, report);
+  const reporters = reportersFor({ ...o, json: undefined }, out, reportContext(ledger ?? []));
+  for (const e of eventsOf(report)) for (const r of reporters) r.onEvent(e);
+  for (const r of reporters) await r.finish();
+  if (!o.quiet) out.stderr(`merged ${files.length} shard report(s): ${report.cases.length} cases`);
+  return report.exitCode ?? 1;
+}

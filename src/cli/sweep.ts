@@ -1,0 +1,219 @@
+// `zconform sweep --from H [--to H|tip]`: GetBlockRange over a whole range from every
+// build at once, compared block by block (src/modes/sweep). Builds come from a config file, or
+// without one (or with --demo) from the embedded fixture network, as `zconform demo`
+// does; --long-chain N serves a lazily generated N-block chain instead, for sweeps of a
+// million blocks against the fixture. Exit 0 when every divergence is known to the
+// ledger, 1 when any is new or the sweep could not finish, 2 for bad input.
+
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { create, fromBinary } from "@bufbuild/protobuf";
+import { BlockIDSchema, ChainSpecSchema, CompactTxStreamer, PoolType } from "../zcash/gen/walletrpc/service_pb.js";
+import { writeFileAtomic } from "../core/io/atomic-write.js";
+import { classify } from "../core/ledger/classify.js";
+import { loadLedger, type Quirk } from "../core/ledger/quirk.js";
+import { buildInfo } from "../core/run/session.js";
+import { shardRange, type Shard } from "../modes/shard/shard.js";
+import { ConfigError, describeEndpoint, isInsecure, loadConfig, type Build, type JsonRpcEndpoint } from "../core/targets/config.js";
+import { grpcTarget, type GrpcTarget } from "../core/targets/grpc.js";
+import { jsonRpcTarget } from "../core/targets/jsonrpc.js";
+import type { ProfileName } from "../zcash/fixture/network.js";
+import { startSweepFixture } from "../modes/sweep/fixture.js";
+import { oracleBlocks } from "../modes/sweep/oracle.js";
+import { startProgress } from "../modes/sweep/progress.js";
+import { sweepReport } from "../modes/sweep/report.js";
+import { DEFAULT_CHUNK, DEFAULT_MAX_LISTED, DEFAULT_WINDOW, newCounters, runSweep } from "../modes/sweep/sweep.js";
+import { sweepLines } from "../modes/sweep/terminal.js";
+import { guarded, InputError } from "./inputs.js";
+import { onInterrupt } from "./interrupt.js";
+import { shardOption } from "./shard.js";
+import type { Output } from "./output.js";
+
+export interface SweepCommandOptions {
+  from: string;
+  to?: string;
+  config?: string;
+  demo?: boolean;
+  build?: string[];
+  reference?: string;
+  poolTypes?: string;
+  oracle?: boolean;
+  chunk?: string;
+  window?: string;
+  oracleBatch?: string;
+  maxListed?: string;
+  shard?: string;
+  json?: string;
+  quiet?: boolean;
+  progress?: boolean;
+  cases?: string;
+  ledger?: string;
+  chainFile?: string;
+  profiles?: ProfileName[];
+  longChain?: string;
+  shieldedEvery?: string;
+}
+
+const POOL_NAMES: Record<string, PoolType> = {
+  TRANSPARENT: PoolType.TRANSPARENT, SAPLING: PoolType.SAPLING, ORCHARD: PoolType.ORCHARD, IRONWOOD: PoolType.IRONWOOD,
+};
+
+export function parsePoolTypes(text: string | undefined): PoolType[] {
+  if (text === undefined || text.trim() === "") return [];
+  return text.split(",").map((raw) => {
+    const p = POOL_NAMES[raw.trim().toUpperCase()];
+    if (p === undefined) throw new InputError(`--pool-types: unknown pool ${JSON.stringify(raw.trim())} (expected ${Object.keys(POOL_NAMES).join(", ")})`);
+    return p;
+  });
+}
+
+function count(name: string, text: string | undefined, fallback: number, min = 1): number {
+  if (text === undefined) return fallback;
+  const v = Number(text);
+  if (!Number.isInteger(v) || v < min) throw new InputError(`${name} must be an integer >= ${min}, got ${JSON.stringify(text)}`);
+  return v;
+}
+
+function ledgerFor(o: SweepCommandOptions): Quirk[] {
+  const path = o.ledger ?? join(o.cases ?? "cases", "quirks.yaml");
+  if (o.ledger && !existsSync(o.ledger)) throw new InputError(`ledger file not found: ${o.ledger}`);
+  return existsSync(path) ? loadLedger(path) : [];
+}
+
+interface Inputs {
+  builds: Build[];
+  oracle?: JsonRpcEndpoint;
+  chain: string;
+  /** The tip when it is known without asking (the fixture). */
+  tip?: number;
+  close(): Promise<void>;
+}
+
+async function inputsFor(o: SweepCommandOptions, out: Output): Promise<Inputs> {
+  if (o.config && o.demo) throw new InputError("--config and --demo exclude each other");
+  if (o.config) {
+    if (o.longChain || o.chainFile || o.profiles) throw new InputError("--long-chain, --chain and --profile are fixture options: drop --config, or them");
+    const config = loadConfig(o.config);
+    let builds = config.builds.filter((b) => b.grpc);
+    if (o.build) {
+      const unknown = o.build.filter((n) => !builds.some((b) => b.name === n));
+      if (unknown.length > 0) throw new InputError(`--build: no gRPC build named ${unknown.join(", ")} in ${o.config}`);
+      builds = builds.filter((b) => o.build!.includes(b.name));
+    }
+    if (builds.length === 0) throw new InputError(`${o.config}: no build with a gRPC endpoint to sweep`);
+    if (o.oracle && !config.oracle) throw new InputError(`--oracle: ${o.config} has no oracle`);
+    for (const b of builds) if (isInsecure(b.grpc!)) out.stderr(`WARNING: TLS certificate verification is OFF for build ${b.name} (${b.grpc!.url})`);
+    return { builds, ...(o.oracle ? { oracle: config.oracle!.jsonrpc } : {}), chain: config.chain, close: async () => {} };
+  }
+  if (o.build) throw new InputError("--build selects builds of a config; against the fixture use --profile");
+  const longTip = o.longChain === undefined ? undefined : count("--long-chain", o.longChain, 0);
+  if (longTip !== undefined && o.chainFile) throw new InputError("--long-chain and --chain exclude each other");
+  out.stderr(`Starting the embedded fixture network${longTip ? ` over a ${longTip.toLocaleString("en-US")}-block generated chain` : ""} (emulated builds, not the real servers)…`);
+  const f = await startSweepFixture({
+    ...(o.profiles ? { profiles: o.profiles } : {}), ...(o.chainFile ? { chainFile: o.chainFile } : {}),
+    ...(longTip !== undefined ? { longChain: longTip } : {}),
+    ...(o.shieldedEvery !== undefined ? { shieldedEvery: count("--shielded-every", o.shieldedEvery, 0, 0) } : {}),
+    oracle: o.oracle === true,
+  });
+  return { builds: f.builds, ...(f.oracle ? { oracle: f.oracle } : {}), chain: `fixture (${f.chainLabel})`, tip: f.tip, close: f.close };
+}
+
+/** The tip from the oracle when there is one, else from the reference build. */
+async function tipHeight(inputs: Inputs, reference: GrpcTarget): Promise<number> {
+  if (inputs.tip !== undefined) return inputs.tip;
+  if (inputs.oracle) {
+    const t = jsonRpcTarget(inputs.oracle);
+    try {
+      const obs = await t.call("getblockcount", []);
+      const h = JSON.parse(Buffer.from(obs.body).toString("utf8")).result;
+      if (typeof h === "number") return h;
+    } catch {
+      // falls through to the reference build
+    } finally {
+      await t.close();
+    }
+  }
+  const obs = await reference.call(CompactTxStreamer.method.getLatestBlock, create(ChainSpecSchema), { deadlineMs: 30_000 });
+  if (obs.code !== 0 || obs.messages.length !== 1) throw new InputError(`cannot find the tip for --to tip: GetLatestBlock failed (${obs.message || obs.code})`);
+  return Number(fromBinary(BlockIDSchema, obs.messages[0]!).height);
+}
+
+function heightArg(name: string, text: string): number {
+  const v = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(v)) throw new InputError(`${name} must be a block height, got ${JSON.stringify(text)}`);
+  return v;
+}
+
+export async function sweepCommand(o: SweepCommandOptions, out: Output): Promise<number> {
+  const prepared = await guarded(out, () => {
+    const from = heightArg("--from", o.from);
+    const shard: Shard | undefined = o.shard ? shardOption(o.shard) : undefined;
+    return {
+      from, shard, poolTypes: parsePoolTypes(o.poolTypes), ledger: ledgerFor(o),
+      chunk: count("--chunk", o.chunk, DEFAULT_CHUNK), window: count("--window", o.window, DEFAULT_WINDOW),
+      oracleBatch: count("--oracle-batch", o.oracleBatch, 100), maxListed: count("--max-listed", o.maxListed, DEFAULT_MAX_LISTED, 0),
+    };
+  });
+  if (typeof prepared === "number") return prepared;
+  const inputs = await guarded(out, () => inputsFor(o, out));
+  if (typeof inputs === "number") return inputs;
+  const targets = new Map(inputs.builds.map((b) => [b.name, grpcTarget(b.grpc!)]));
+  const interrupt = onInterrupt(out);
+  const stopAll = () => targets.forEach((t) => t.abort());
+  interrupt.signal.addEventListener("abort", stopAll, { once: true });
+  const oracle = inputs.oracle ? oracleBlocks(inputs.oracle, prepared.poolTypes) : undefined;
+  try {
+    const reference = o.reference ?? (inputs.builds.some((b) => b.name === "reference") ? "reference" : inputs.builds[0]!.name);
+    if (!targets.has(reference)) {
+      out.stderr(`--reference: no build named ${reference} (builds: ${[...targets.keys()].join(", ")})`);
+      return 2;
+    }
+    const to = o.to === undefined || o.to === "tip" ? await tipHeight(inputs, targets.get(reference)!) : heightArg("--to", o.to);
+    if (to < prepared.from) {
+      out.stderr(`--to (${to}) is below --from (${prepared.from}); sweeps go upwards`);
+      return 2;
+    }
+    const requested = { from: prepared.from, to };
+    const range = prepared.shard ? shardRange(prepared.from, to, prepared.shard) : requested;
+    if (!range) {
+      out.stderr(`shard ${o.shard} of ${prepared.from}..${to} is empty (more shards than blocks)`);
+      return 0;
+    }
+    const byName = new Map(inputs.builds.map((b) => [b.name, b]));
+    const names = [...inputs.builds.map((b) => b.name), ...(oracle ? ["oracle"] : [])];
+    const counters = newCounters(names, range.to - range.from + 1);
+    const progress = process.stderr.isTTY && o.progress !== false && !o.quiet ? startProgress(counters, (t) => process.stderr.write(t)) : undefined;
+    const startedAt = new Date();
+    const result = await runSweep({
+      builds: inputs.builds.map((b) => ({ name: b.name, target: targets.get(b.name)!, deadlineMs: b.deadlineMs, maxMessageBytes: b.maxMessageBytes })),
+      reference, from: range.from, to: range.to, poolTypes: prepared.poolTypes, chunkSize: prepared.chunk, window: prepared.window,
+      ...(oracle ? { oracle, oracleBatch: prepared.oracleBatch } : {}), maxListed: prepared.maxListed, signal: interrupt.signal, counters,
+      classify: (d) => {
+        const b = byName.get(d.build)!;
+        return classify(prepared.ledger, d, { caseId: "sweep.GetBlockRange", method: "GetBlockRange", transport: "grpc" },
+          { name: b.name, implementation: b.implementation, version: b.version, protocolVersion: b.protocolVersion });
+      },
+    }).finally(() => progress?.stop());
+    const report = sweepReport(result, {
+      startedAt, chain: inputs.chain, range, ...(prepared.shard ? { shard: prepared.shard, requestedRange: requested } : {}),
+      poolTypes: prepared.poolTypes.map((p) => PoolType[p]), chunkSize: prepared.chunk, window: prepared.window,
+      builds: inputs.builds.map((b) => buildInfo(b, b.protocolVersion)),
+      ...(inputs.oracle ? { oracle: describeEndpoint(inputs.oracle) } : {}),
+    });
+    if (o.json) writeFileAtomic(o.json, `${JSON.stringify(report, null, 2)}\n`);
+    if (!o.quiet) for (const line of sweepLines(report)) out.stdout(line);
+    return report.exitCode;
+  } catch (e) {
+    if (e instanceof InputError || e instanceof ConfigError) {
+      out.stderr(e.message);
+      return 2;
+    }
+    throw e;
+  } finally {
+    interrupt.signal.removeEventListener("abort", stopAll);
+    interrupt.dispose();
+    await oracle?.close();
+    await Promise.all([...targets.values()].map((t) => t.close()));
+    await inputs.close();
+  }
+}

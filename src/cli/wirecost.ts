@@ -1,0 +1,43 @@
+// `zconform wirecost`: bytes and decode time of the same data over gRPC and JSON-RPC, per
+// build that serves both (src/modes/latency/wirecost.ts). Informational: exit 0 unless the
+// input is bad (2).
+
+import { writeFileAtomic } from "../core/io/atomic-write.js";
+import { runWireCost } from "../modes/latency/wirecost.js";
+import { wireCostLines, wireCostReport } from "../modes/latency/wirecost-report.js";
+import { buildInfo } from "../core/run/session.js";
+import { grpcTarget } from "../core/targets/grpc.js";
+import { jsonRpcTarget } from "../core/targets/jsonrpc.js";
+import { guarded, InputError } from "./inputs.js";
+import type { Output } from "./output.js";
+import { probeInputs, type ProbeChoice } from "./probe-inputs.js";
+
+export interface WireCostCommandOptions extends ProbeChoice {
+  calls?: string;
+  json?: string;
+  quiet?: boolean;
+}
+
+export async function wirecostCommand(o: WireCostCommandOptions, out: Output): Promise<number> {
+  const calls = await guarded(out, () => {
+    const v = Number(o.calls ?? 20);
+    if (!Number.isInteger(v) || v < 1) throw new InputError(`--calls must be an integer >= 1, got ${JSON.stringify(o.calls)}`);
+    return { v };
+  });
+  if (typeof calls === "number") return calls;
+  const inputs = await guarded(out, () => probeInputs(o, out));
+  if (typeof inputs === "number") return inputs;
+  const both = inputs.builds.filter((b) => b.grpc && b.jsonrpc);
+  const targets = both.map((b) => ({ name: b.name, grpc: grpcTarget(b.grpc!), jsonrpc: jsonRpcTarget(b.jsonrpc!) }));
+  try {
+    const startedAt = new Date();
+    const { rows, skipped } = await runWireCost(targets, inputs.anchors, calls.v);
+    const report = wireCostReport(rows, skipped, { startedAt, chain: inputs.chain, builds: both.map((b) => buildInfo(b, b.protocolVersion)), calls: calls.v });
+    if (o.json) writeFileAtomic(o.json, `${JSON.stringify(report, null, 2)}\n`);
+    if (!o.quiet) for (const line of wireCostLines(report)) out.stdout(line);
+    return 0;
+  } finally {
+    await Promise.all(targets.flatMap((t) => [t.grpc.close(), t.jsonrpc.close()]));
+    await inputs.close();
+  }
+}

@@ -1,0 +1,120 @@
+import { describe, expect, test } from "@jest/globals";
+import { ProblemsError, formatProblem } from "../io/located-yaml.js";
+import { parseCaseFile } from "./load.js";
+
+function problemsOf(text: string, name = "cases/grpc/GetBlock.yaml"): string[] {
+  try {
+    parseCaseFile(text, name, "grpc");
+  } catch (e) {
+    if (e instanceof ProblemsError) return e.problems.map(formatProblem);
+    throw e;
+  }
+  throw new Error("expected problems");
+}
+
+describe("case files", () => {
+  test("a valid file gives cases with ids, defaults applied and source lines", () => {
+    const cases = parseCaseFile([
+      "method: GetBlock",
+      "defaults:",
+      "  tags: [happy]",
+      "cases:",
+      "  - id: genesis",
+      "    request: { height: \"${genesis}\" }",
+      "  - id: no-height",
+      "    request: {}",
+      "    expect: { error: [INVALID_ARGUMENT] }",
+      "    tags: [invalid]",
+    ].join("\n"), "cases/grpc/GetBlock.yaml", "grpc");
+    expect(cases.map((c) => [c.id, c.expect.kind, c.tags, c.source.line])).toEqual([
+      ["GetBlock/genesis", "oracle", ["happy"], 5],
+      ["GetBlock/no-height", "error", ["happy", "invalid"], 7],
+    ]);
+    expect(cases[1]?.expect).toEqual({ kind: "error", codes: ["INVALID_ARGUMENT"] });
+  });
+
+  test("a wrong field type names file, line and field", () => {
+    const problems = problemsOf([
+      "method: GetBlock",
+      "cases:",
+      "  - id: genesis",
+      "    request: {}",
+      "    unordered: maybe",
+    ].join("\n"));
+    expect(problems).toEqual(["cases/grpc/GetBlock.yaml:5: cases[0].unordered: must be boolean"]);
+  });
+
+  test("a missing request and an unknown field are both reported", () => {
+    const problems = problemsOf([
+      "method: GetBlock",
+      "cases:",
+      "  - id: genesis",
+      "    requets: {}",
+    ].join("\n"));
+    expect(problems).toEqual(expect.arrayContaining([
+      "cases/grpc/GetBlock.yaml:3: cases[0].request: is required",
+      "cases/grpc/GetBlock.yaml:4: cases[0].requets: is not a known field",
+    ]));
+  });
+
+  test("a bad expectation says what is allowed", () => {
+    const problems = problemsOf([
+      "method: GetBlock",
+      "cases:",
+      "  - id: genesis",
+      "    request: {}",
+      "    expect: { error: INVALID_ARGUMENT }",
+    ].join("\n"));
+    expect(problems.join("\n")).toMatch(/^cases\/grpc\/GetBlock\.yaml:5: cases\[0\]\.expect/m);
+  });
+
+  test("duplicate ids, unknown methods and a file name that does not match", () => {
+    const problems = problemsOf([
+      "method: GetBlok",
+      "cases:",
+      "  - id: a",
+      "    request: {}",
+      "  - id: a",
+      "    request: {}",
+    ].join("\n"));
+    expect(problems).toEqual([
+      'cases/grpc/GetBlock.yaml:1: method: unknown grpc method "GetBlok"',
+      'cases/grpc/GetBlock.yaml:1: method: must equal the file name ("GetBlock")',
+      'cases/grpc/GetBlock.yaml:5: cases[1].id: duplicate id "a" (first at line 3)',
+    ]);
+  });
+
+  test("YAML syntax errors carry their line", () => {
+    const problems = problemsOf("method: GetBlock\ncases:\n  - id: a\n    request: {\n");
+    expect(problems[0]).toMatch(/^cases\/grpc\/GetBlock\.yaml:\d+: YAML syntax: /);
+  });
+
+  test("a protocol range that is not a semver range is reported where it stands", () => {
+    const problems = problemsOf([
+      "method: GetBlock",
+      "cases:",
+      "  - id: a",
+      "    request: {}",
+      "    protocol: v0.4.1 or later",
+    ].join("\n"));
+    expect(problems).toEqual(['cases/grpc/GetBlock.yaml:5: cases[0].protocol: not a semver range of protocol versions: "v0.4.1 or later" (e.g. ">=0.4.1")']);
+  });
+
+  test("JSON-RPC requests must be params arrays", () => {
+    expect(() => parseCaseFile("method: getblock\ncases:\n  - id: a\n    request: {x: 1}\n", "cases/jsonrpc/getblock.yaml", "jsonrpc"))
+      .toThrow("cases/jsonrpc/getblock.yaml:4: cases[0].request: must be the positional params array");
+  });
+
+  // Found by fuzzing (test/fuzz/case-loader.test.ts): the yaml library reports these only
+  // as a bare ReferenceError from toJS, which escaped the loader.
+  test("an alias to an anchor defined later, and an alias bomb, are problems with a line", () => {
+    expect(problemsOf("method: GetBlock\ncases:\n  - id: a\n    request: *later\n  - id: b\n    request: &later {}\n"))
+      .toEqual(["cases/grpc/GetBlock.yaml:4: YAML: Unresolved alias (the anchor must be set before the alias): later"]);
+    const bomb = ["x:", "  - &b0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"];
+    for (let i = 1; i < 9; i++) bomb.push(`  - &b${i} [${Array.from({ length: 10 }, () => `*b${i - 1}`).join(", ")}]`);
+    const t0 = performance.now();
+    const problems = problemsOf(`method: GetBlock\ncases:\n  - { id: a, request: {} }\n${bomb.join("\n")}\n`);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(problems).toEqual([expect.stringMatching(/^cases\/grpc\/GetBlock\.yaml:6: YAML: Excessive alias count/)]);
+  });
+});

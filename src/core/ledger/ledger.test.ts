@@ -1,0 +1,103 @@
+import { describe, expect, test } from "@jest/globals";
+import type { Divergence } from "../diff/divergence.js";
+import type { CaseResult } from "../results/result.js";
+import { formatProblem, ProblemsError } from "../io/located-yaml.js";
+import { appliesTo, classify } from "./classify.js";
+import { ledgerFindings } from "./findings.js";
+import { parseLedger } from "./quirk.js";
+
+const LEDGER = `
+quirks:
+  - id: zaino-internal
+    title: Zaino answers INTERNAL where others answer INVALID_ARGUMENT or NOT_FOUND
+    kind: error-code
+    builds: [{ implementation: zaino }]
+    match:
+      transport: grpc
+      methods: [GetTransaction]
+      path: status.code
+      shape: { from: [INVALID_ARGUMENT, NOT_FOUND], to: [INTERNAL] }
+    reference: spec §3.4
+    status: open
+  - id: balance-doubled
+    title: A duplicated address is counted twice
+    kind: multiplicity
+    builds: [{ implementation: zaino, versions: ">=0.9.0" }, { implementation: ztreamer, versions: [v0.1.0] }]
+    match: { methods: [GetTaddressBalanceStream], path: valueZat, shape: { factor: 2 } }
+    reference: published comparison
+    status: open
+    fixed_in: 0.11.0
+  - id: old-protocol
+    title: only for builds speaking protocol below v0.4.1
+    kind: missing-field
+    builds: [{ implementation: zaino }]
+    protocol: "<0.4.1"
+    match: { methods: [GetBlock], cases: ["GetBlock/with-*"], path: "vtx[*].vout" }
+    reference: spec
+    status: by-design
+    expires: 2020-01-01
+`;
+
+const zaino = { name: "zaino-0.10.1", implementation: "zaino", version: "0.10.1", protocolVersion: "v0.4.0" };
+const ztreamerOld = { name: "zt-old", implementation: "ztreamer", version: "v0.1.0" };
+const ztreamerMaster = { name: "zt-master", implementation: "ztreamer", version: "master" };
+const ctx = (method: string, caseId = `${method}/x`) => ({ caseId, method, transport: "grpc" as const });
+const div = (d: Partial<Divergence>): Divergence => ({ kind: "value", path: "", left: "oracle", right: "b", detail: "", ...d });
+
+describe("ledger", () => {
+  const ledger = parseLedger(LEDGER, "cases/quirks.yaml");
+
+  test("an error-code divergence of the expected shape is known", () => {
+    const d = div({ kind: "error-code", path: "status.code", leftValue: "NOT_FOUND", rightValue: "INTERNAL" });
+    expect(classify(ledger, d, ctx("GetTransaction"), zaino)).toBe("zaino-internal");
+  });
+
+  test("a different divergence on the same field stays new", () => {
+    const d = div({ kind: "error-code", path: "status.code", leftValue: "NOT_FOUND", rightValue: "UNKNOWN" });
+    expect(classify(ledger, d, ctx("GetTransaction"), zaino)).toBeNull();
+    const tripled = div({ kind: "multiplicity", path: "valueZat", factor: 3 });
+    expect(classify(ledger, tripled, ctx("GetTaddressBalanceStream"), zaino)).toBeNull();
+  });
+
+  test("builds, exact version lists, fixed_in and protocol ranges select who an entry is about", () => {
+    const doubled = div({ kind: "multiplicity", path: "valueZat", factor: 2 });
+    expect(classify(ledger, doubled, ctx("GetTaddressBalanceStream"), zaino)).toBe("balance-doubled");
+    expect(classify(ledger, doubled, ctx("GetTaddressBalanceStream"), ztreamerOld)).toBe("balance-doubled");
+    expect(classify(ledger, doubled, ctx("GetTaddressBalanceStream"), ztreamerMaster)).toBeNull();
+    expect(appliesTo(ledger[1]!, { ...zaino, version: "0.11.0" })).toBe(false);
+    const missing = div({ kind: "missing-field", path: "vtx[3].vout" });
+    expect(classify(ledger, missing, ctx("GetBlock", "GetBlock/with-transparent"), zaino)).toBe("old-protocol");
+    expect(classify(ledger, missing, ctx("GetBlock", "GetBlock/with-transparent"), { ...zaino, protocolVersion: "v0.5.0" })).toBeNull();
+    expect(classify(ledger, missing, ctx("GetBlock", "GetBlock/genesis"), zaino)).toBeNull();
+  });
+
+  test("stale: an applicable entry a build never showed; expired: past its date", () => {
+    const result = (method: string, build: string, quirk: string | null): CaseResult => ({
+      caseId: `${method}/x`, method, transport: "grpc", expect: "oracle", tags: [], source: "f:1",
+      answers: [{ side: build, transport: "grpc", status: "OK", code: null, message: "", count: 1, wireBytes: 1, ms: 1, hex: [] }],
+      divergences: quirk ? [{ ...div({ kind: "multiplicity" }), caseId: `${method}/x`, method, transport: "grpc", build, quirk }] : [],
+      volatile: [], excluded: [], unordered: false, patches: [],
+    });
+    const results = [result("GetTransaction", zaino.name, "zaino-internal"), result("GetTaddressBalanceStream", zaino.name, null), result("GetTaddressBalanceStream", ztreamerOld.name, "balance-doubled")];
+    const f = ledgerFindings(ledger, results, [zaino, ztreamerOld, ztreamerMaster], new Date("2026-11-29"));
+    expect(f.stale).toEqual([{ quirk: "balance-doubled", build: zaino.name, reason: expect.stringContaining("never showed it") }]);
+    expect(f.expired).toEqual([{ quirk: "old-protocol", expires: "2020-01-01", builds: [zaino.name] }]);
+    expect(f.matched).toEqual({ "zaino-internal": 1, "balance-doubled": 1 });
+  });
+
+  test("schema problems name file, line and field", () => {
+    const bad = "quirks:\n  - id: x\n    title: t\n    kind: doubled\n    builds: [{ implementation: zaino }]\n    match: {}\n    reference: r\n    status: open\n";
+    try {
+      parseLedger(bad, "cases/quirks.yaml");
+      throw new Error("expected problems");
+    } catch (e) {
+      expect(e).toBeInstanceOf(ProblemsError);
+      expect((e as ProblemsError).problems.map(formatProblem)[0]).toMatch(/^cases\/quirks\.yaml:4: quirks\[0\]\.kind: must be one of "error-code"/);
+    }
+  });
+
+  test("bad ranges and duplicate ids are reported", () => {
+    const bad = LEDGER.replace('versions: ">=0.9.0"', 'versions: "lots"').replace("id: old-protocol", "id: zaino-internal");
+    expect(() => parseLedger(bad, "q.yaml")).toThrow(/q\.yaml:\d+: quirks\[1\]\.builds\[0\]\.versions: not a semver range[\s\S]*duplicate id "zaino-internal"/);
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, test } from "@jest/globals";
+import type { RunEvent } from "../results/events.js";
+import type { CaseResult } from "../results/result.js";
+import { clip, htmlDataFrom, MAX_HEX_CHARS, scriptJson } from "./html-data.js";
+import { caseStatus, esc, matrixOf } from "./html-render.js";
+import { htmlReportFrom } from "./html.js";
+import { jsonReportFrom, type JsonReport } from "./json.js";
+
+const EVIL = `</script><script>alert(1)</script><!-- \u2028\u2029 & "'`;
+
+function result(over: Partial<CaseResult>): CaseResult {
+  return {
+    caseId: "GetBlock/x", method: "GetBlock", transport: "grpc", expect: "oracle", tags: [], source: "cases/grpc/GetBlock.yaml:1",
+    answers: [], divergences: [], volatile: [], excluded: [], unordered: false, patches: [], ...over,
+  };
+}
+const answer = (side: string, hex: string[] = ["0a0b"], json: unknown = { height: "1" }) =>
+  ({ side, transport: "grpc" as const, status: "OK", code: null, message: "", count: hex.length, wireBytes: 2, ms: 1, hex, json: json as never });
+
+function report(cases: CaseResult[]): JsonReport {
+  const events: RunEvent[] = [
+    { type: "run-start", schemaVersion: 1, tool: { name: "zconform", version: "0.0.0" }, startedAt: "2026-01-01T00:00:00.000Z", chain: "fixture",
+      oracle: "http://127.0.0.1:1/", builds: [{ name: "a", implementation: "zaino", emulated: true, grpc: "http://127.0.0.1:2" }, { name: EVIL, implementation: "other", emulated: false }], cases: cases.length },
+    ...cases.map((r, i): RunEvent => ({ type: "case-result", result: r, done: i + 1, total: cases.length, index: i })),
+  ];
+  return jsonReportFrom(events);
+}
+
+describe("embedding data in the page", () => {
+  test("scriptJson leaves no way out of the script element, and parses back to the same value", () => {
+    const value = { s: EVIL, n: [1, "x</SCRIPT >"] };
+    const text = scriptJson(value);
+    expect(text).not.toMatch(/<|>|&|\u2028|\u2029/);
+    expect(JSON.parse(text)).toEqual(value);
+  });
+
+  test("no run data reaches the markup unescaped", () => {
+    const html = htmlReportFrom(report([result({ caseId: EVIL, title: EVIL, tags: [EVIL], answers: [answer("a")], request: { evil: EVIL } })]));
+    expect(html).not.toContain("<script>alert(1)");
+    expect(html.match(/<script/g)).toHaveLength(2);
+    expect(html.match(/<\/script>/g)).toHaveLength(2);
+    expect(esc(`<a href="x">'`)).toBe("&lt;a href=&quot;x&quot;&gt;&#39;");
+  });
+
+  test("self-contained: no external resource, a policy that forbids fetching any", () => {
+    const html = htmlReportFrom(report([result({ answers: [answer("a")] })]));
+    expect(html).toContain(`http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;`);
+    expect(html).not.toMatch(/<(link|img|iframe)\b|\bsrc=|@import|url\(/i);
+  });
+
+  test("identical answers are stored once; large ones are cut with a note", () => {
+    const big = "ab".repeat(MAX_HEX_CHARS);
+    const data = htmlDataFrom(report([result({ answers: [answer("a"), answer(EVIL), answer("c", [big])], oracle: answer("oracle") })]));
+    const [a, b, c] = data.cases[0]!.answers;
+    expect(a!.hex).toBe(b!.hex);
+    expect(data.cases[0]!.oracle!.json).toBe(a!.json);
+    expect((data.blobs[c!.hex] as string[])[0]!.length).toBe(MAX_HEX_CHARS);
+    expect(c!.truncated).toMatch(/of 262144 bytes shown/);
+    expect(clip("x".repeat(5000))).toMatch(/… \(2952 more characters\)$/);
+  });
+
+  test("reproduce commands per build from its endpoint, none for a build without one", () => {
+    const data = htmlDataFrom(report([result({ answers: [answer("a"), answer(EVIL)], request: { height: "1" } })]));
+    expect(data.cases[0]!.reproduce.a!.map((c) => c.tool)).toEqual(["grpcurl", "buf curl"]);
+    expect(data.cases[0]!.reproduce[EVIL]).toEqual([]);
+  });
+});
+
+describe("matrix and statuses", () => {
+  const d = { path: "p", left: "oracle", detail: "", caseId: "c", method: "GetBlock", transport: "grpc" as const, kind: "value" as const };
+  const cases = [
+    result({ caseId: "c1", answers: [answer("a"), answer("b")], divergences: [{ ...d, right: "a", build: "a", quirk: null }, { ...d, right: "b", build: "b", quirk: "q" }] }),
+    result({ caseId: "c2", answers: [answer("a"), answer("b")], divergences: [{ ...d, right: "b", build: "b", quirk: "q" }] }),
+    result({ caseId: "c3", method: "getinfo", transport: "jsonrpc", answers: [answer("b")] }),
+  ];
+  const builds = [{ name: "a", implementation: "x", emulated: true }, { name: "b", implementation: "y", emulated: false }];
+
+  test("per method and build: new, known and answered counts; undefined where not served", () => {
+    const m = matrixOf(builds, cases);
+    expect(m.map((r) => r.method)).toEqual(["GetBlock", "getinfo"]);
+    expect(m[0]!.cells).toEqual([{ ran: 2, fresh: 1, known: 0 }, { ran: 2, fresh: 0, known: 2 }]);
+    expect(m[1]!.cells[0]).toBeUndefined();
+  });
+
+  test("per case and build", () => {
+    expect(caseStatus(cases[0]!, "a")).toBe("new");
+    expect(caseStatus(cases[0]!, "b")).toBe("known");
+    expect(caseStatus(cases[1]!, "a")).toBe("ok");
+    expect(caseStatus(cases[2]!, "a")).toBe("none");
+    expect(caseStatus(result({ skipped: "no anchor" }), "a")).toBe("skipped");
+  });
+});

@@ -1,0 +1,76 @@
+// What a run produces, case by case: the plain data every reporter (terminal, JSON,
+// JUnit, HTML) and the jest integration read. The JSON report serializes these types
+// as they are, so changing them changes REPORT_SCHEMA_VERSION.
+
+import type { JsonValue } from "@bufbuild/protobuf";
+import type { Divergence } from "../diff/divergence.js";
+import type { Verdict } from "../diff/verdict.js";
+import type { PatchOp } from "../diff/patch.js";
+import type { Fault, Transport } from "../targets/observation.js";
+import type { Drift } from "../../modes/golden/drift.js";
+
+export const REPORT_SCHEMA_VERSION = 1;
+
+/** One side's answer to one case, as reports show it. */
+export interface Answer {
+  /** A build name, or "oracle". */
+  side: string;
+  transport: Transport;
+  /** "OK", a gRPC code name, "error -8" for JSON-RPC, or "fault:<kind>". */
+  status: string;
+  /** gRPC status code, JSON-RPC error code, or null on success. */
+  code: number | null;
+  message: string;
+  /** Number of messages (gRPC) or 1 for a JSON-RPC body. */
+  count: number;
+  wireBytes: number;
+  ms: number;
+  firstByteMs?: number;
+  fault?: Fault;
+  /** The exact bytes as hex: one entry per gRPC message, or the JSON-RPC body. */
+  hex: string[];
+  /** The decoded form: protobuf JSON per message, or the parsed JSON-RPC body. */
+  json?: JsonValue;
+  /** The protocol version this side speaks, when known. */
+  protocolVersion?: string;
+}
+
+export interface ClassifiedDivergence extends Divergence {
+  caseId: string;
+  method: string;
+  transport: Transport;
+  /** The build this divergence is about (the right side). */
+  build: string;
+  /** The ledger entry that explains it, or null when it is new. */
+  quirk: string | null;
+  /** Set when the build speaks a protocol version the case's expectation does not cover. */
+  protocolNote?: string;
+}
+
+export interface CaseResult {
+  caseId: string;
+  method: string;
+  transport: Transport;
+  title?: string;
+  /** "oracle", "agree" or "error INVALID_ARGUMENT|NOT_FOUND". */
+  expect: string;
+  tags: string[];
+  source: string;
+  /** Why the case did not run, when it did not. */
+  skipped?: string;
+  request?: JsonValue;
+  verdict?: Verdict;
+  answers: Answer[];
+  oracle?: Answer;
+  /** The oracle's answers under the older protocol rules some builds speak ("oracle@v0.4.0"). */
+  olderOracles?: Answer[];
+  divergences: ClassifiedDivergence[];
+  /** Declared volatile paths (never compared), and what they removed per side. */
+  volatile: string[];
+  excluded: { side: string; paths: string[] }[];
+  unordered: boolean;
+  /** Human-readable differences per compared pair, as JSON Patch. */
+  patches: { left: string; right: string; ops: PatchOp[] }[];
+  /** With --golden: each build's answer against its recorded golden. */
+  drift?: Drift[];
+}

@@ -1,0 +1,162 @@
+// Judging one case: canonical forms of every answer, the verdict over all builds, and
+// each build's divergences from what it is measured against (the oracle, the case's
+// expectation, or — without either — the majority of the builds).
+
+import type { JsonValue } from "@bufbuild/protobuf";
+import { canonOf, grpcJson, type Canonical, type CanonOptions } from "../canon/index.js";
+import { grpcCodeName } from "../canon/grpc-status.js";
+import { compareCanonical } from "../diff/compare.js";
+import type { Divergence } from "../diff/divergence.js";
+import { expectationDivergences } from "../diff/expect.js";
+import type { PatchOp } from "../diff/patch.js";
+import { verdictAgainstEach, verdictOf, type Verdict } from "../diff/verdict.js";
+import type { Observation } from "../targets/observation.js";
+import type { PlannedCase } from "./plan.js";
+import type { Answer } from "../results/result.js";
+
+export const ORACLE = "oracle";
+
+export interface Judgement {
+  verdict: Verdict;
+  /** Per build, what it diverges in and from whom. */
+  divergences: { build: string; divergences: readonly Divergence[] }[];
+  answers: Answer[];
+  oracle?: Answer;
+  /** The oracle's answers under older protocol rules, side "oracle@<version>". */
+  olderOracles?: Answer[];
+  excluded: { side: string; paths: string[] }[];
+  patches: { left: string; right: string; ops: PatchOp[] }[];
+}
+
+function canonOptions(pc: PlannedCase): CanonOptions {
+  const c = pc.case;
+  if (c.transport === "jsonrpc") return { volatile: c.volatile };
+  const streaming = pc.rpc!.methodKind === "server_streaming";
+  return { schema: pc.rpc!.output, streaming, volatile: c.volatile, unordered: c.unordered, lazy: true };
+}
+
+export function answerOf(side: string, obs: Observation, canon: Canonical, protocolVersion?: string): Answer {
+  const base = {
+    side,
+    transport: obs.transport,
+    wireBytes: obs.wireBytes,
+    ms: Math.round(obs.timing.totalMs * 100) / 100,
+    ...(obs.timing.firstByteMs !== undefined ? { firstByteMs: Math.round(obs.timing.firstByteMs * 100) / 100 } : {}),
+    ...(obs.fault ? { fault: obs.fault } : {}),
+    ...(protocolVersion ? { protocolVersion } : {}),
+  };
+  if (obs.transport === "grpc" && canon.transport === "grpc") {
+    return {
+      ...base,
+      status: obs.fault ? `fault:${obs.fault.kind}` : grpcCodeName(obs.code),
+      code: obs.code === 0 ? null : obs.code,
+      message: obs.message,
+      count: obs.messages.length,
+      hex: obs.messages.map((m) => Buffer.from(m).toString("hex")),
+      json: grpcJson(canon),
+    };
+  }
+  if (obs.transport !== "jsonrpc" || canon.transport !== "jsonrpc") throw new Error("transport mismatch");
+  const outcome = canon.outcome;
+  const code = outcome.kind === "error" && typeof outcome.code === "number" ? outcome.code : null;
+  return {
+    ...base,
+    status: obs.fault ? `fault:${obs.fault.kind}` : outcome.kind === "error" ? `error ${String(outcome.code)}` : "OK",
+    code,
+    message: outcome.kind === "error" ? String(outcome.message) : "",
+    count: 1,
+    hex: [Buffer.from(obs.body).toString("hex")],
+    ...(canon.body !== undefined ? { json: canon.body as JsonValue } : {}),
+  };
+}
+
+/**
+ * What each build is compared with. With a reference group, builds outside it are
+ * compared with its first member (or with the oracle when the oracle is the reference);
+ * when there is no reference (a split), everyone is compared with the largest group.
+ */
+function referenceSide(verdict: Verdict, canon: Map<string, Canonical>, oracle: Canonical | undefined): { name: string; canon: Canonical; members: string[] } | undefined {
+  if (oracle && (verdict.reference === "oracle")) {
+    const members = verdict.groups.find((g) => !verdict.deviants.includes(g[0]!) && !verdict.unavailable.includes(g[0]!)) ?? [];
+    return { name: ORACLE, canon: oracle, members: verdict.verdict === "all-vs-oracle" || verdict.verdict === "split" ? [] : members };
+  }
+  const top = verdict.groups[0];
+  if (!top || top.length === 0) return undefined;
+  return { name: top[0]!, canon: canon.get(top[0]!)!, members: top };
+}
+
+/**
+ * Each build against the oracle answer for the protocol version it speaks. `byVersion`
+ * holds the answers derived under older rules; a build whose version has one is measured
+ * against it, every other build against the current oracle.
+ */
+function perVersionOracles(
+  canon: ReadonlyMap<string, Canonical>, oracle: Canonical, byVersion: ReadonlyMap<string, Canonical>, versions: ReadonlyMap<string, string>,
+): { sides: Map<string, { name: string; canon: Canonical }> } | undefined {
+  const sides = new Map<string, { name: string; canon: Canonical }>();
+  let older = false;
+  for (const build of canon.keys()) {
+    const v = versions.get(build);
+    const legacy = v === undefined ? undefined : byVersion.get(v);
+    if (legacy) older = true;
+    sides.set(build, legacy ? { name: `${ORACLE}@${v}`, canon: legacy } : { name: ORACLE, canon: oracle });
+  }
+  return older ? { sides } : undefined;
+}
+
+export function judgeCase(
+  pc: PlannedCase,
+  observations: ReadonlyMap<string, Observation>,
+  oracle: Observation | undefined,
+  protocolVersions: ReadonlyMap<string, string> = new Map(),
+  /** Oracle answers under older protocol rules, by version (builds speaking it are measured against them). */
+  olderOracles: ReadonlyMap<string, Observation> = new Map(),
+): Judgement {
+  const c = pc.case;
+  const opts = canonOptions(pc);
+  const canon = new Map<string, Canonical>();
+  for (const [build, obs] of observations) canon.set(build, canonOf(obs, opts));
+  const oracleCanon = oracle ? canonOf(oracle, opts) : undefined;
+  const useOracle = c.expect.kind === "oracle" ? oracleCanon : undefined;
+  const olderCanon = new Map([...olderOracles].map(([v, obs]) => [v, canonOf(obs, opts)]));
+  const perVersion = useOracle ? perVersionOracles(canon, useOracle, olderCanon, protocolVersions) : undefined;
+  const verdict = perVersion
+    ? verdictAgainstEach(canon, new Map([...perVersion.sides].map(([b, s]) => [b, s.canon])))
+    : verdictOf(canon, useOracle, { expect: c.expect.kind === "error" ? c.expect : undefined });
+
+  const divergences: Judgement["divergences"] = [];
+  const patches: Judgement["patches"] = [];
+  if (perVersion) {
+    for (const [build, cb] of canon) {
+      const side = perVersion.sides.get(build)!;
+      const cmp = compareCanonical(side.canon, cb, { left: side.name, right: build });
+      divergences.push({ build, divergences: cmp.divergences });
+      if (cmp.patch.length > 0) patches.push({ left: side.name, right: build, ops: [...cmp.patch] });
+    }
+  } else if (c.expect.kind === "error") {
+    for (const [build, cb] of canon) divergences.push({ build, divergences: expectationDivergences(build, cb, c.expect) });
+  } else {
+    const ref = referenceSide(verdict, canon, useOracle);
+    for (const [build, cb] of canon) {
+      if (!ref || ref.members.includes(build)) {
+        divergences.push({ build, divergences: [] });
+        continue;
+      }
+      const cmp = compareCanonical(ref.canon, cb, { left: ref.name, right: build });
+      divergences.push({ build, divergences: cmp.divergences });
+      if (cmp.patch.length > 0) patches.push({ left: ref.name, right: build, ops: [...cmp.patch] });
+    }
+  }
+
+  const answers = [...observations].map(([build, obs]) => answerOf(build, obs, canon.get(build)!, protocolVersions.get(build)));
+  const excluded = [...canon].map(([side, cb]) => ({ side, paths: cb.excluded.map((e) => e.path) })).filter((e) => e.paths.length > 0);
+  return {
+    verdict,
+    divergences,
+    answers,
+    ...(oracle && oracleCanon ? { oracle: answerOf(ORACLE, oracle, oracleCanon) } : {}),
+    ...(olderOracles.size > 0 ? { olderOracles: [...olderOracles].map(([v, obs]) => answerOf(`${ORACLE}@${v}`, obs, olderCanon.get(v)!, v)) } : {}),
+    excluded,
+    patches,
+  };
+}

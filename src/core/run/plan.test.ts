@@ -1,0 +1,36 @@
+import { describe, expect, test } from "@jest/globals";
+import { parseCaseFile } from "../corpus/load.js";
+import { formatProblem, ProblemsError } from "../io/located-yaml.js";
+import { planCases } from "./plan.js";
+
+function problems(file: string, text: string, transport: "grpc" | "jsonrpc"): string[] {
+  try {
+    planCases(parseCaseFile(text, file, transport), { tip: 10 }, "fixture");
+  } catch (e) {
+    if (e instanceof ProblemsError) return e.problems.map(formatProblem);
+    throw e;
+  }
+  return [];
+}
+
+describe("planning checks volatile declarations", () => {
+  // A typo here used to pass planning and end the run with a stack trace once the
+  // first answer was judged, after calls had been made.
+  test("a field the rpc's answer does not have is a corpus problem at the case", () => {
+    expect(problems("cases/grpc/GetLatestBlock.yaml", "method: GetLatestBlock\ncases:\n  - id: tip\n    request: {}\n    volatile: [hieght]\n", "grpc")).toEqual([
+      'cases/grpc/GetLatestBlock.yaml:3: GetLatestBlock/tip.volatile: volatile path "hieght": cash.z.wallet.sdk.rpc.BlockID has no field "hieght" (JSON names are used)',
+    ]);
+  });
+
+  test("the status code can never be volatile", () => {
+    expect(problems("cases/grpc/GetLatestBlock.yaml", "method: GetLatestBlock\ncases:\n  - id: tip\n    request: {}\n    volatile: [status.code]\n", "grpc"))
+      .toEqual([expect.stringContaining("GetLatestBlock/tip.volatile: volatile path \"status.code\"")]);
+  });
+
+  test("a malformed JSON-RPC path is reported the same way; good paths plan", () => {
+    expect(problems("cases/jsonrpc/getblock.yaml", "method: getblock\ncases:\n  - id: a\n    request: [\"1\"]\n    volatile: [\"result[\"]\n", "jsonrpc"))
+      .toEqual([expect.stringMatching(/^cases\/jsonrpc\/getblock\.yaml:3: getblock\/a\.volatile: /)]);
+    expect(problems("cases/jsonrpc/getblock.yaml", "method: getblock\ncases:\n  - id: a\n    request: [\"1\"]\n    volatile: [result.confirmations]\n", "jsonrpc")).toEqual([]);
+    expect(problems("cases/grpc/GetBlockRange.yaml", "method: GetBlockRange\ncases:\n  - id: a\n    request: { start: { height: 1 }, end: { height: 2 } }\n    volatile: [\"[*].hash\", status.message]\n", "grpc")).toEqual([]);
+  });
+});

@@ -1,0 +1,177 @@
+// Runs planned cases against every build: each call under its build's concurrency limit
+// and deadline, the oracle asked beside them, each case judged and its divergences
+// classified as soon as all its answers are in. A build that is down, hangs or answers
+// garbage yields an observation with a fault (the targets guarantee it), never a crash.
+
+import { protocolIn } from "../../zcash/protocol-version.js";
+import type { Build } from "../targets/config.js";
+import type { GrpcTarget } from "../targets/grpc.js";
+import type { JsonRpcTarget } from "../targets/jsonrpc.js";
+import type { Observation } from "../targets/observation.js";
+import type { Case } from "../corpus/case.js";
+import type { Divergence } from "../diff/divergence.js";
+import { broadcastRisk } from "./broadcast.js";
+import { judgeCase } from "./judge.js";
+import { limiter, mapLimited, type Limiter } from "./limit.js";
+import type { GrpcPlannedRequest, PlannedCase } from "./plan.js";
+import type { CaseResult, ClassifiedDivergence } from "../results/result.js";
+import { driftOf } from "../../modes/golden/drift.js";
+
+export interface OracleSource {
+  /** e.g. the oracle's JSON-RPC URL. */
+  label: string;
+  /**
+   * The expected answer for a case, or undefined when the oracle cannot say; with
+   * `protocol`, the answer under that older protocol version's rules.
+   */
+  answer(pc: PlannedCase, protocol?: string): Promise<Observation | undefined>;
+}
+
+export interface Connections {
+  grpc: ReadonlyMap<string, GrpcTarget>;
+  jsonrpc: ReadonlyMap<string, JsonRpcTarget>;
+}
+
+export type Classifier = (d: Divergence, build: Build, c: Case) => string | null;
+
+export interface RunOptions {
+  builds: readonly Build[];
+  connections: Connections;
+  oracle?: OracleSource;
+  /** The ledger's classification; without one every divergence is new. */
+  classify?: Classifier;
+  /** Protocol version each build speaks, when known. */
+  protocolVersions?: ReadonlyMap<string, string>;
+  /** Cases in flight at once. */
+  caseConcurrency?: number;
+  /** Each result as it completes; `index` is its place in the plan. */
+  onResult?: (r: CaseResult, done: number, total: number, index: number) => void;
+  /** Stops starting new cases; those in flight finish. */
+  signal?: AbortSignal;
+  /** Compare every answer with its recorded golden. */
+  golden?: { root: string; chain: string };
+  /** Send cases that carry a valid transaction (see broadcast.ts); default false. */
+  allowBroadcast?: boolean;
+}
+
+/** Every JSON-RPC case asks with the same id, so the echoed ids never differ between sides. */
+export const JSONRPC_CASE_ID = 1;
+
+function buildsFor(c: Case, builds: readonly Build[]): Build[] {
+  return builds.filter((b) => (c.transport === "grpc" ? b.grpc : b.jsonrpc) !== undefined
+    && (c.servedBy === undefined || c.servedBy.includes(b.implementation)));
+}
+
+async function ask(pc: PlannedCase, build: Build, conns: Connections): Promise<Observation> {
+  const c = pc.case;
+  const limits = { deadlineMs: build.deadlineMs, maxMessageBytes: build.maxMessageBytes };
+  if (c.transport === "grpc") {
+    const target = conns.grpc.get(build.name)!;
+    return target.call(pc.rpc!, pc.request as GrpcPlannedRequest, { ...limits, maxMessages: build.maxStreamMessages });
+  }
+  const target = conns.jsonrpc.get(build.name)!;
+  return target.call(c.method, pc.request as unknown[], { ...limits, id: JSONRPC_CASE_ID });
+}
+
+function skippedResult(pc: PlannedCase, reason: string): CaseResult {
+  const c = pc.case;
+  return {
+    caseId: c.id, method: c.method, transport: c.transport, ...(c.title ? { title: c.title } : {}),
+    expect: expectText(c), tags: c.tags, source: `${c.source.file}:${c.source.line}`, skipped: reason,
+    answers: [], divergences: [], volatile: c.volatile, excluded: [], unordered: c.unordered, patches: [],
+  };
+}
+
+/** The protocol versions, spoken by the case's builds, that its expectation does not cover. */
+function olderVersions(c: Case, builds: readonly Build[], versions: ReadonlyMap<string, string> | undefined): string[] {
+  if (c.protocol === undefined || !versions) return [];
+  const out = new Set<string>();
+  for (const b of builds) {
+    const v = versions.get(b.name);
+    if (v !== undefined && protocolNote(c, v) !== undefined) out.add(v);
+  }
+  return [...out];
+}
+
+/**
+ * When a case's expectation holds only from some protocol version on and the build
+ * speaks an older one, its divergences say so: what counts as correct depends on the
+ * version (GetBlock's transparent data became the rule in v0.4.1).
+ */
+export function protocolNote(c: Case, version: string | undefined): string | undefined {
+  if (c.protocol === undefined || version === undefined) return undefined;
+  if (protocolIn(version, c.protocol) !== false) return undefined;
+  return `the case's expectation holds for protocol ${c.protocol}; this build speaks ${version}`;
+}
+
+export function expectText(c: Case): string {
+  return c.expect.kind === "error" ? `error ${c.expect.codes.join("|")}` : c.expect.kind;
+}
+
+/**
+ * One case against every build that serves it. Undefined when the run was interrupted
+ * before every build was asked: a call still waiting for its build's concurrency slot is
+ * not sent after an interruption, and a case with answers missing is no result at all.
+ */
+export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMap<string, Limiter>): Promise<CaseResult | undefined> {
+  const c = pc.case;
+  if (pc.skipped) return skippedResult(pc, pc.skipped);
+  const builds = buildsFor(c, o.builds);
+  if (builds.length === 0) {
+    return skippedResult(pc, c.servedBy ? `no configured ${c.servedBy.join("/")} build serves ${c.transport}` : `no configured build serves ${c.transport}`);
+  }
+  // Checked before anything is sent, to the builds or to the oracle.
+  const risk = o.allowBroadcast ? undefined : broadcastRisk(pc);
+  if (risk) return skippedResult(pc, risk);
+  const older = c.expect.kind === "oracle" && o.oracle ? olderVersions(c, builds, o.protocolVersions) : [];
+  const [answers, oracle, olderAnswers] = await Promise.all([
+    Promise.all(builds.map((b) => limits.get(b.name)!.run(async () => (o.signal?.aborted ? undefined : ask(pc, b, o.connections))))),
+    c.expect.kind === "oracle" && o.oracle ? o.oracle.answer(pc) : Promise.resolve(undefined),
+    Promise.all(older.map((v) => o.oracle!.answer(pc, v))),
+  ]);
+  if (answers.some((a) => a === undefined)) return undefined;
+  const observations = new Map(builds.map((b, i) => [b.name, answers[i]!]));
+  const olderOracles = new Map(older.flatMap((v, i) => (olderAnswers[i] ? [[v, olderAnswers[i]!] as const] : [])));
+  const j = judgeCase(pc, observations, oracle, o.protocolVersions, olderOracles);
+  const byName = new Map(builds.map((b) => [b.name, b]));
+  const divergences: ClassifiedDivergence[] = j.divergences.flatMap(({ build, divergences: ds }) => {
+    const v = o.protocolVersions?.get(build);
+    const note = v !== undefined && olderOracles.has(v) ? undefined : protocolNote(c, v);
+    return ds.map((d) => ({
+      ...d, caseId: c.id, method: c.method, transport: c.transport, build,
+      quirk: o.classify ? o.classify(d, byName.get(build)!, c) : null,
+      ...(note ? { protocolNote: note } : {}),
+    }));
+  });
+  return {
+    caseId: c.id, method: c.method, transport: c.transport, ...(c.title ? { title: c.title } : {}),
+    expect: expectText(c), tags: c.tags, source: `${c.source.file}:${c.source.line}`,
+    ...(pc.requestJson !== undefined ? { request: pc.requestJson } : {}),
+    verdict: j.verdict, answers: j.answers, ...(j.oracle ? { oracle: j.oracle } : {}),
+    ...(j.olderOracles ? { olderOracles: j.olderOracles } : {}),
+    divergences, volatile: c.volatile, excluded: j.excluded, unordered: c.unordered, patches: j.patches,
+    ...(o.golden ? { drift: driftOf(c, j.answers, o.golden.root, o.golden.chain) } : {}),
+  };
+}
+
+/** Runs every planned case; results keep plan order. Interrupted runs return what finished. */
+export async function runCases(planned: readonly PlannedCase[], o: RunOptions): Promise<{ results: CaseResult[]; partial: boolean }> {
+  const limits = new Map(o.builds.map((b) => [b.name, limiter(b.concurrency)]));
+  let done = 0;
+  let partial = false;
+  const results = await mapLimited(planned, o.caseConcurrency ?? 16, async (pc, index) => {
+    if (o.signal?.aborted) {
+      partial = true;
+      return undefined;
+    }
+    const r = await runCase(pc, o, limits);
+    if (r === undefined) {
+      partial = true;
+      return undefined;
+    }
+    done++;
+    o.onResult?.(r, done, planned.length, index);
+    return r;
+  });
+  return { results: results.filter((r): r is CaseResult => r !== undefined), partial };
+}

@@ -1,0 +1,130 @@
+import { create, toBinary } from "@bufbuild/protobuf";
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { execFileSync } from "node:child_process";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BlockIDSchema, ChainSpecSchema, CompactTxStreamer } from "../../zcash/gen/walletrpc/service_pb.js";
+import type { GrpcEndpoint } from "./endpoint.js";
+import { grpcTarget } from "./grpc.js";
+import { jsonRpcTarget } from "./jsonrpc.js";
+import { endWithStatus, rawFrame, respondGrpc, startRawServer, type TestServer } from "./test-servers.test-helper.js";
+
+const M = CompactTxStreamer.method;
+const answer = toBinary(BlockIDSchema, create(BlockIDSchema, { height: 9n, hash: new Uint8Array([1, 2]) }));
+
+function haveOpenssl(): boolean {
+  try {
+    execFileSync("openssl", ["version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const openssl = haveOpenssl();
+if (!openssl) {
+  // eslint-disable-next-line no-console
+  console.warn("tls.test.ts: the openssl CLI is not installed; TLS tests are skipped");
+}
+const maybe = openssl ? describe : describe.skip;
+
+maybe("TLS with a throwaway self-signed certificate", () => {
+  let dir: string;
+  let server: TestServer;
+  let caFile: string;
+  let rpc: https.Server;
+  let rpcUrl: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "zconform-tls-"));
+    caFile = join(dir, "cert.pem");
+    const keyFile = join(dir, "key.pem");
+    execFileSync(
+      "openssl",
+      ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+        "-keyout", keyFile, "-out", caFile, "-days", "1", "-subj", "/CN=localhost",
+        "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+      { stdio: "ignore" },
+    );
+    server = await startRawServer(
+      (stream) => {
+        respondGrpc(stream);
+        stream.write(rawFrame(answer));
+        endWithStatus(stream, 0);
+      },
+      { key: readFileSync(keyFile), cert: readFileSync(caFile) },
+    );
+    rpc = https.createServer({ key: readFileSync(keyFile), cert: readFileSync(caFile) }, (req, res) => {
+      req.resume();
+      req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":1,"result":7}'));
+    });
+    await new Promise<void>((r) => rpc.listen(0, "127.0.0.1", () => r()));
+    rpcUrl = `https://127.0.0.1:${(rpc.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    rpc?.closeAllConnections();
+    await new Promise((r) => rpc?.close(r));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function callWith(extra: Partial<GrpcEndpoint>) {
+    const t = grpcTarget({ url: server.url, ...extra });
+    try {
+      return await t.call(M.getLatestBlock, create(ChainSpecSchema), { deadlineMs: 5000 });
+    } finally {
+      await t.close();
+    }
+  }
+
+  test("verification fails without the CA", async () => {
+    const obs = await callWith({});
+    expect(obs.fault?.kind).toBe("unreachable");
+    expect(obs.code).toBe(14);
+    expect(obs.fault?.detail).toMatch(/self[- ]signed/i);
+  });
+
+  test("succeeds with caFile", async () => {
+    const obs = await callWith({ caFile });
+    expect(obs.fault).toBeUndefined();
+    expect(Buffer.from(obs.messages[0]!)).toEqual(Buffer.from(answer));
+  });
+
+  test("succeeds with insecureSkipVerify", async () => {
+    const obs = await callWith({ insecureSkipVerify: true });
+    expect(obs.fault).toBeUndefined();
+    expect(obs.code).toBe(0);
+  });
+
+  test("a name the certificate does not cover fails even with the CA", async () => {
+    const obs = await callWith({ caFile, serverName: "other.example" });
+    expect(obs.fault?.kind).toBe("unreachable");
+    expect(obs.fault?.detail).toMatch(/ERR_TLS_CERT_ALTNAME_INVALID|altnames/);
+  });
+
+  test("an unreadable caFile is an unreachable fault naming the file", async () => {
+    const obs = await callWith({ caFile: join(dir, "missing.pem") });
+    expect(obs.fault?.kind).toBe("unreachable");
+    expect(obs.fault?.detail).toContain("missing.pem");
+  });
+
+  test("jsonrpc over https: fails without the CA, works with caFile or insecureSkipVerify", async () => {
+    const call = async (extra: Partial<GrpcEndpoint>) => {
+      const t = jsonRpcTarget({ url: rpcUrl, ...extra }, { deadlineMs: 5000 });
+      try {
+        return await t.call("getblockcount");
+      } finally {
+        await t.close();
+      }
+    };
+    const bad = await call({});
+    expect(bad.fault?.kind).toBe("unreachable");
+    expect(bad.fault?.detail).toMatch(/self[- ]signed/i);
+    expect((await call({ caFile })).fault).toBeUndefined();
+    expect((await call({ insecureSkipVerify: true })).fault).toBeUndefined();
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, test } from "@jest/globals";
+import type { Case } from "../../core/corpus/case.js";
+import { loadChainProfile, type ChainProfile } from "../../core/corpus/chain-profile.js";
+import { loadCorpus } from "../../core/corpus/load.js";
+import { coverageCommand } from "../../cli/coverage.js";
+import { coverageOf, formatCoverage } from "./coverage.js";
+import { inventory } from "./inventory.js";
+
+const corpus = loadCorpus("cases");
+const fixture = loadChainProfile("cases", "fixture");
+const chain: ChainProfile = { name: "t", network: "regtest", anchors: { tip: 10 }, dynamic: {} };
+
+function grpcCase(id: string, method: string, request: unknown): Case {
+  return { id: `${method}/${id}`, transport: "grpc", method, request, expect: { kind: "oracle" }, volatile: [], unordered: false, tags: [], source: { file: "t.yaml", line: 1 } };
+}
+
+describe("inventory", () => {
+  test("every rpc, the fields its request reaches by full path, and the enum values of those fields", () => {
+    const inv = inventory();
+    expect(inv.rpcs).toHaveLength(20);
+    const paths = inv.fields.map((f) => f.path);
+    expect(paths).toEqual(expect.arrayContaining(["BlockRange.start.hash", "BlockRange.poolTypes", "TransparentAddressBlockFilter.range.end.height", "GetMempoolTxRequest.exclude_txid_suffixes"]));
+    expect(inv.fields.find((f) => f.path === "BlockID.hash")!.rpcs).toEqual(["GetBlock", "GetBlockNullifiers", "GetTreeState"]);
+    expect(inv.enumValues.map((e) => e.name)).toEqual(expect.arrayContaining(["PoolType.IRONWOOD", "PoolType.POOL_TYPE_INVALID", "ShieldedProtocol.ironwood"]));
+    expect(inv.jsonrpcMethods).toContain("getblock");
+  });
+});
+
+describe("coverageOf", () => {
+  test("a field counts when set to a non-default value; enum values as the server receives them", () => {
+    const c = coverageOf([
+      grpcCase("a", "GetBlockRange", { start: { height: 0 }, end: { hash: "AQI=" }, poolTypes: ["IRONWOOD"] }),
+      grpcCase("b", "GetSubtreeRoots", { startIndex: 0 }),
+      grpcCase("c", "GetBlockRangeNullifiers", { end: { height: 2 } }),
+    ], chain);
+    const set = (p: string) => c.fields.find((f) => f.path === p)!.cases;
+    expect(set("BlockRange.start")).toBe(1);
+    expect(set("BlockRange.start.height")).toBe(0); // 0 is the default: not exercised
+    expect(set("BlockRange.end.hash")).toBe(1);
+    expect(c.unexercised.enumValues).not.toContain("PoolType.IRONWOOD");
+    expect(c.unexercised.enumValues).toContain("PoolType.SAPLING");
+    // An unset singular enum reaches the server as its zero value.
+    expect(c.unexercised.enumValues).not.toContain("ShieldedProtocol.sapling");
+    expect(c.unexercised.enumValues).toContain("ShieldedProtocol.orchard");
+    expect(c.unexercised.rpcs).toContain("GetBlock");
+    expect(c.unexercised.fieldsByRpc).toContain("GetBlockRangeNullifiers BlockRange.end.hash");
+  });
+
+  test("raw $wire requests count by what they decode to; undecodable ones only for their rpc", () => {
+    const c = coverageOf([
+      grpcCase("w", "GetBlock", { $wire: { $hex: "1202abcd" } }),
+      grpcCase("bad", "GetTreeState", { $wire: { $hex: "ff" } }),
+      grpcCase("s", "GetTaddressBalanceStream", [{ address: "t1x" }, { $wire: { $hex: "0a0174" } }]),
+    ], chain);
+    expect(c.fields.find((f) => f.path === "BlockID.hash")!.byRpc).toEqual({ GetBlock: 1, GetBlockNullifiers: 0, GetTreeState: 0 });
+    expect(c.undecodable).toBe(1);
+    expect(c.rpcs.find((r) => r.name === "GetTreeState")!.cases).toBe(1);
+    expect(c.fields.find((f) => f.path === "Address.address")!.cases).toBe(1);
+  });
+
+  test("cases the chain cannot plan count for their rpc and are listed", () => {
+    const c = coverageOf([grpcCase("x", "GetBlock", { height: "${no_such_anchor}" })], chain);
+    expect(c.skipped).toEqual([{ id: "GetBlock/x", reason: 'chain "t" has no anchor "no_such_anchor"' }]);
+    expect(c.unexercised.rpcs).not.toContain("GetBlock");
+  });
+});
+
+describe("the shipped corpus", () => {
+  test("leaves no rpc of CompactTxStreamer without a case", () => {
+    expect(coverageOf(corpus, fixture).unexercised.rpcs).toEqual([]);
+  });
+
+  test("without the cases of one rpc, that rpc is reported", () => {
+    const c = coverageOf(corpus.filter((x) => !(x.transport === "grpc" && x.method === "GetSubtreeRoots")), fixture);
+    expect(c.unexercised.rpcs).toEqual(["GetSubtreeRoots"]);
+    expect(c.unexercised.fields).toEqual(expect.arrayContaining(["GetSubtreeRootsArg.maxEntries"]));
+    expect(formatCoverage(c).join("\n")).toMatch(/rpcs without a case:\n {2}GetSubtreeRoots/);
+  });
+
+  test("zconform coverage --json prints one stable object and exits 0", async () => {
+    const lines: string[] = [];
+    const code = await coverageCommand({ cases: "cases", json: true }, { stdout: (l) => lines.push(l), stderr: () => {} });
+    expect(code).toBe(0);
+    const out = JSON.parse(lines.join("\n"));
+    expect(Object.keys(out)).toEqual(["chain", "cases", "planned", "skipped", "rpcs", "fields", "enumValues", "jsonrpcMethods", "unexercised", "undecodable"]);
+    expect(out.chain).toBe("fixture");
+    expect(out.rpcs.map((r: { name: string }) => r.name)).toEqual(inventory().rpcs.map((r) => r.name));
+    const again: string[] = [];
+    await coverageCommand({ cases: "cases", json: true }, { stdout: (l) => again.push(l), stderr: () => {} });
+    expect(again).toEqual(lines);
+  });
+});

@@ -1,0 +1,107 @@
+// Coverage of the protocol by a corpus: for each rpc, request field, enum value and
+// JSON-RPC method, how many cases exercise it, and which ones none does. Requests are
+// planned with a chain profile's anchors exactly as a run would plan them, so a case
+// counts by the request a server would receive.
+
+import type { Case } from "../../core/corpus/case.js";
+import type { ChainProfile } from "../../core/corpus/chain-profile.js";
+import { planCases, type GrpcPlannedRequest } from "../../core/run/plan.js";
+import { inventory } from "./inventory.js";
+import { emptyExercised, walkRequest } from "./walk.js";
+
+export interface Coverage {
+  chain: string;
+  cases: number;
+  /** Cases whose requests were planned on the chain (and so walked). */
+  planned: number;
+  /** Cases the chain cannot plan (a missing anchor, `chains:`): their rpc counts, their fields do not. */
+  skipped: { id: string; reason: string }[];
+  rpcs: { name: string; cases: number }[];
+  /** Per field path, the cases that set it, per rpc whose request reaches it. */
+  fields: { path: string; cases: number; byRpc: Record<string, number> }[];
+  enumValues: { name: string; cases: number }[];
+  jsonrpcMethods: { name: string; cases: number }[];
+  unexercised: {
+    rpcs: string[];
+    fields: string[];
+    /** `Rpc Field.path` for fields some rpc reaches but none of its cases sets. */
+    fieldsByRpc: string[];
+    enumValues: string[];
+    jsonrpcMethods: string[];
+  };
+  /** Raw requests that did not decode as their rpc's request type. */
+  undecodable: number;
+}
+
+export function coverageOf(cases: readonly Case[], chain: ChainProfile): Coverage {
+  const inv = inventory();
+  const planned = planCases(cases, chain.anchors, chain.name);
+  const count = new Map<string, number>();
+  const bump = (key: string) => count.set(key, (count.get(key) ?? 0) + 1);
+  const skipped: Coverage["skipped"] = [];
+  let undecodable = 0;
+  for (const pc of planned) {
+    const c = pc.case;
+    bump(`${c.transport} ${c.method}`);
+    if (pc.skipped) {
+      skipped.push({ id: c.id, reason: pc.skipped });
+      continue;
+    }
+    if (c.transport !== "grpc" || !pc.rpc) continue;
+    const seen = emptyExercised();
+    walkRequest(pc.rpc.input, pc.request as GrpcPlannedRequest, seen);
+    undecodable += seen.undecodable;
+    for (const f of seen.fields) {
+      bump(`field ${f}`);
+      bump(`field ${pc.rpc.name} ${f}`);
+    }
+    for (const e of seen.enumValues) bump(`enum ${e}`);
+  }
+  const n = (key: string) => count.get(key) ?? 0;
+  const rpcs = inv.rpcs.map((m) => ({ name: m.name, cases: n(`grpc ${m.name}`) }));
+  const fields = inv.fields.map((f) => ({
+    path: f.path, cases: n(`field ${f.path}`),
+    byRpc: Object.fromEntries(f.rpcs.map((r) => [r, n(`field ${r} ${f.path}`)])),
+  }));
+  const enumValues = inv.enumValues.map((e) => ({ name: e.name, cases: n(`enum ${e.name}`) }));
+  const jsonrpcMethods = inv.jsonrpcMethods.map((m) => ({ name: m, cases: n(`jsonrpc ${m}`) }));
+  // A field only matters for an rpc that has cases at all; an rpc without any is listed once, above.
+  const fieldsByRpc = fields.flatMap((f) => Object.entries(f.byRpc)
+    .filter(([rpc, k]) => k === 0 && f.cases > 0 && n(`grpc ${rpc}`) > 0)
+    .map(([rpc]) => `${rpc} ${f.path}`));
+  return {
+    chain: chain.name,
+    cases: cases.length,
+    planned: planned.length - skipped.length,
+    skipped,
+    rpcs, fields, enumValues, jsonrpcMethods,
+    unexercised: {
+      rpcs: rpcs.filter((r) => r.cases === 0).map((r) => r.name),
+      fields: fields.filter((f) => f.cases === 0).map((f) => f.path),
+      fieldsByRpc,
+      enumValues: enumValues.filter((e) => e.cases === 0).map((e) => e.name),
+      jsonrpcMethods: jsonrpcMethods.filter((m) => m.cases === 0).map((m) => m.name),
+    },
+    undecodable,
+  };
+}
+
+/** The text the command prints: totals, then every gap. */
+export function formatCoverage(c: Coverage): string[] {
+  const ratio = (covered: number, total: number) => `${covered}/${total}`;
+  const u = c.unexercised;
+  const section = (title: string, items: readonly string[]) => (items.length === 0 ? [] : ["", `${title}:`, ...items.map((i) => `  ${i}`)]);
+  return [
+    `corpus coverage on chain ${c.chain}: ${c.cases} cases, ${c.planned} planned${c.skipped.length ? `, ${c.skipped.length} not plannable on this chain (their fields are not counted)` : ""}`,
+    `  gRPC rpcs          ${ratio(c.rpcs.length - u.rpcs.length, c.rpcs.length)}`,
+    `  request fields     ${ratio(c.fields.length - u.fields.length, c.fields.length)}`,
+    `  enum values        ${ratio(c.enumValues.length - u.enumValues.length, c.enumValues.length)}`,
+    `  JSON-RPC methods   ${ratio(c.jsonrpcMethods.length - u.jsonrpcMethods.length, c.jsonrpcMethods.length)}`,
+    ...section("rpcs without a case", u.rpcs),
+    ...section("request fields no case sets to a non-default value", u.fields),
+    ...section("fields set for some rpcs but not these", u.fieldsByRpc),
+    ...section("enum values no request carries", u.enumValues),
+    ...section("JSON-RPC methods without a case", u.jsonrpcMethods),
+    ...(c.undecodable > 0 ? ["", `${c.undecodable} raw request message(s) did not decode; they count for their rpc only`] : []),
+  ];
+}

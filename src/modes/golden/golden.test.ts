@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadCorpus } from "../../core/corpus/load.js";
+import { startFixtureNetwork, type FixtureNetwork } from "../../zcash/fixture/network.js";
+import { deriveFromOracle } from "../../zcash/oracle/derive.js";
+import { runSession } from "../../core/run/session.js";
+import { DEFAULT_LIMITS, type RunConfig } from "../../core/targets/config.js";
+import { goldenRecorder } from "./recorder.js";
+import { goldenPath } from "./store.js";
+
+const CASES = join(import.meta.dirname, "..", "..", "..", "cases");
+const cases = loadCorpus(CASES).filter((c) => ["GetSubtreeRoots", "GetLatestBlock", "GetBlock", "getblock"].includes(c.method));
+
+describe("goldens", () => {
+  let net: FixtureNetwork;
+  let dir: string;
+  beforeAll(async () => {
+    net = await startFixtureNetwork({ profiles: ["reference", "ztreamer-v0.1.0"] });
+    dir = mkdtempSync(join(tmpdir(), "zconform-golden-"));
+  });
+  afterAll(async () => {
+    await net.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A run where build "under-test" is served by the given profile. */
+  const run = (profile: "reference" | "ztreamer-v0.1.0", opts: { record?: boolean; golden?: boolean }) => {
+    const build = net.builds().find((b) => b.name === profile)!;
+    const reference = net.builds().find((b) => b.name === "reference")!;
+    const config: RunConfig = {
+      file: "(test)", chain: "fixture", defaults: DEFAULT_LIMITS,
+      oracle: { jsonrpc: { url: net.jsonrpc, auth: { kind: "cookie", cookieFile: net.cookie } }, source: { file: "(test)", line: 0 } },
+      // The JSON-RPC side of the build stays the reference's, so only the gRPC answers change.
+      builds: [{ ...build, name: "under-test", ...(reference.jsonrpc ? { jsonrpc: reference.jsonrpc } : {}) }],
+    };
+    const recorder = opts.record ? goldenRecorder(dir, "fixture") : undefined;
+    return runSession({
+      config, cases, ledger: [], reporters: recorder ? [recorder] : [], deriveGrpc: deriveFromOracle,
+      chain: { name: "fixture", network: net.model.network.name, anchors: net.anchors, dynamic: {} },
+      ...(opts.golden ? { goldenRoot: dir } : {}),
+    });
+  };
+
+  test("recording writes one stable file per case and build; replaying an unchanged build shows no drift", async () => {
+    await run("reference", { record: true });
+    const files = readdirSync(join(dir, "fixture", "under-test"), { recursive: true }).filter((f) => String(f).endsWith(".json"));
+    expect(files).toHaveLength(cases.length);
+    const one = goldenPath(dir, "fixture", "under-test", "GetLatestBlock/tip");
+    expect(JSON.parse(readFileSync(one, "utf8"))).toMatchObject({ caseId: "GetLatestBlock/tip", build: "under-test", status: "OK" });
+    const replay = await run("reference", { golden: true });
+    expect(replay.summary.drifted).toBe(0);
+    expect(replay.summary.unrecorded).toBe(0);
+    expect(replay.exitCode).toBe(0);
+  }, 60_000);
+
+  test("a changed answer shows exactly that drift, at its field path", async () => {
+    const replay = await run("ztreamer-v0.1.0", { golden: true });
+    const drifted = replay.results.flatMap((r) => (r.drift ?? []).filter((d) => d.status === "changed").map((d) => ({ caseId: r.caseId, d })));
+    expect(drifted.length).toBeGreaterThan(0);
+    for (const { caseId, d } of drifted) {
+      expect(caseId).toMatch(/^GetSubtreeRoots\//);
+      expect(new Set(d.divergences.map((x) => `${x.kind} ${x.path.replace(/\[\d+\]/g, "[*]")}`))).toEqual(new Set(["byte-order [*].completingBlockHash"]));
+    }
+    const subtreeCasesWithRoots = replay.results.filter((r) => r.method === "GetSubtreeRoots" && r.answers[0]!.count > 0).map((r) => r.caseId);
+    expect(drifted.map((x) => x.caseId).sort()).toEqual(subtreeCasesWithRoots.sort());
+    expect(replay.exitCode).toBe(1);
+  }, 60_000);
+});

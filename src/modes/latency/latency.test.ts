@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { chainAnchors } from "../../zcash/fixture/chain/anchors.js";
+import { syntheticChain } from "../../zcash/fixture/chain/index.js";
+import { startGrpcServer, type RunningGrpcServer } from "../../zcash/fixture/grpc/server.js";
+import { grpcTarget, type GrpcTarget } from "../../core/targets/grpc.js";
+import { runLatency } from "./latency.js";
+import { detectPlateau, type Control, type TimedRpc } from "./plateau.js";
+import { CONTROL_REQUEST, DEFAULT_RPCS, probeSpec, type ProbeSpec } from "./probe.js";
+import { histogram, percentile, statsOf } from "./stats.js";
+
+const timed = (build: string, samples: number[], errors = 0): TimedRpc => ({ build, rpc: "GetLatestBlock", samples, stats: statsOf(samples), errors });
+const control = (build: string, p50: number, answerBytes = 2000): Control => ({ build, stats: statsOf([p50, p50, p50]), p10: p50, answerBytes, ok: true });
+const around = (ms: number, n = 40) => Array.from({ length: n }, (_, i) => ms + ((i * 7) % 11) / 3);
+
+describe("latency statistics and the plateau rule", () => {
+  test("nearest-rank percentiles and buckets", () => {
+    const s = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect([percentile(s, 50), percentile(s, 90), percentile(s, 99), percentile(s, 100)]).toEqual([50, 90, 99, 100]);
+    expect(histogram([0.1, 0.7, 3, 40, 44.9, 45, 300])).toEqual([1, 1, 0, 1, 0, 0, 0, 2, 1, 0, 1]);
+  });
+
+  test("calls on a ~40 ms floor above a fast baseline are a plateau; the baseline is the build's own large answer first", () => {
+    const d = detectPlateau(timed("zaino", around(40)), timed("reference", around(0.8)), control("zaino", 1));
+    expect(d).toMatchObject({ kind: "latency", path: "latency.p50", left: "zaino", right: "zaino" });
+    const byRef = detectPlateau(timed("zaino", around(40)), timed("reference", around(0.8)), undefined);
+    expect(byRef).toMatchObject({ left: "reference", leftValue: expect.any(Number) });
+  });
+
+  test("not a plateau: a fast build, a server ~40 ms away (its large answers are slow too), a slow server, failures, no baseline", () => {
+    expect(detectPlateau(timed("reference", around(0.8)), undefined, control("reference", 0.7))).toBeUndefined();
+    expect(detectPlateau(timed("remote", around(41)), undefined, control("remote", 40.5))).toBeUndefined();
+    expect(detectPlateau(timed("slow", around(120)), timed("reference", around(1)), control("slow", 1))).toBeUndefined();
+    expect(detectPlateau(timed("zaino", around(40), 30), timed("reference", around(1)), control("zaino", 1))).toBeUndefined();
+    expect(detectPlateau(timed("zaino", around(40)), undefined, control("zaino", 1, 600))).toBeUndefined();
+    // Half the calls fast: no floor.
+    expect(detectPlateau(timed("mixed", [...around(40, 20), ...around(1, 20)]), undefined, control("mixed", 1))).toBeUndefined();
+  });
+});
+
+// The emulated Zaino profiles sleep 40 ± 2 ms before small unary answers
+// (src/zcash/fixture/grpc/latency.ts). The probe must find that on both of them, on every rpc it
+// times, and never on the reference — over repeated runs, one of them without warm-up
+// (its first call pays for the connection). Builds are timed one after the other, as the
+// command does by default: the servers run in this process, and a build timed in
+// parallel measures the others' work (under jest's module sandbox and a loaded 2-core
+// machine, parallel timing put the Zaino samples at 44–150 ms and the baselines at
+// 4–13 ms; see plateau.ts for what load does even one at a time). 15 calls per rpc keep
+// a run near 6–10 s.
+describe("plateau probe against the fixture (repeated)", () => {
+  const model = syntheticChain();
+  const anchors = chainAnchors(model);
+  const names = ["reference", "zaino-0.9.0", "zaino-0.10.1"] as const;
+  const servers: RunningGrpcServer[] = [];
+  let probes: ProbeSpec[];
+  let ctl: ProbeSpec;
+
+  beforeAll(async () => {
+    for (const n of names) servers.push(await startGrpcServer({ model, profile: n }));
+    probes = DEFAULT_RPCS.map((r) => probeSpec(r, anchors) as ProbeSpec);
+    ctl = probeSpec("GetBlock", anchors, CONTROL_REQUEST) as ProbeSpec;
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+
+  const runOnce = async (warmup: number) => {
+    const targets: GrpcTarget[] = servers.map((s) => grpcTarget({ url: s.url }));
+    try {
+      return await runLatency({
+        builds: names.map((name, i) => ({ name, target: targets[i]! })), probes, control: ctl, reference: "reference",
+        calls: 15, warmup,
+      });
+    } finally {
+      await Promise.all(targets.map((t) => t.close()));
+    }
+  };
+
+  test.each([[0], [3], [3]])("run with %i warm-up call(s): every Zaino rpc plateaus, the reference never", async (warmup) => {
+    const r = await runOnce(warmup);
+    const flagged = r.divergences.map((d) => `${d.build} ${d.method}`).sort();
+    expect(flagged).toEqual(["zaino-0.10.1", "zaino-0.9.0"].flatMap((b) => DEFAULT_RPCS.map((rpc) => `${b} ${rpc}`)).sort());
+    expect(r.divergences.every((d) => d.kind === "latency" && d.path === "latency.p50" && d.caseId === `latency.${d.method}`)).toBe(true);
+    for (const t of r.timings.filter((x) => x.build === "reference")) expect(t.stats.p50).toBeLessThan(20);
+    expect(r.timings.every((t) => t.warmupMs.length === warmup && t.samples.length === 15)).toBe(true);
+    expect(r.controls.every((c) => c.answerBytes >= 1400)).toBe(true);
+  }, 60_000);
+});
