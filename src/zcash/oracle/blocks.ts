@@ -57,7 +57,28 @@ export async function fetchBlock(d: Derivation, ref: string): Promise<FetchedBlo
   if (displayHex(block.hash) !== hash) {
     throw new OracleFault("protocol", `getblock ${hash} 0 returned block ${displayHex(block.hash)}`);
   }
+  checkTxids(info.tx, block, `getblock ${hash} 1`);
   return { height, block, sizes: { sapling: size("sapling"), orchard: size("orchard"), ironwood: size("ironwood") } };
+}
+
+/**
+ * lightwalletd takes a block's txids from `getblock <hash> 1`'s `tx` list, while the oracle
+ * computes them from the raw bytes: when the two disagree, either the node or zconform's
+ * txid code is wrong, and no answer derived from this block can be vouched for.
+ */
+export function checkTxids(listed: unknown, block: DecodedBlock, what: string): void {
+  if (listed === undefined) return;
+  if (!Array.isArray(listed)) throw new OracleFault("protocol", `${what}: tx is not a list`);
+  if (listed.length !== block.txids.length) {
+    throw new OracleFault("protocol", `${what} lists ${listed.length} transactions; the raw block has ${block.txids.length}`);
+  }
+  listed.forEach((entry, i) => {
+    const id = typeof entry === "string" ? entry : str(field(obj(entry, `${what}.tx[${i}]`), "txid", `${what}.tx[${i}]`));
+    const computed = displayHex(block.txids[i]!);
+    if (id.toLowerCase() !== computed) {
+      throw new OracleFault("protocol", `${what}.tx[${i}] is ${id}; the raw transaction's txid is ${computed}`);
+    }
+  });
 }
 
 export async function getLatestBlock(d: Derivation): Promise<void> {
