@@ -1,6 +1,7 @@
 // One lightwalletd process in darkside mode: no node behind it, plaintext gRPC on a free
 // local port, its database and log in a temporary folder that goes away with it. The
-// process lives only as long as its owner: stop() ends it (SIGTERM, then SIGKILL).
+// process lives only as long as its owner: stop() ends it (SIGTERM, then SIGKILL), and
+// darkside's own timeout ends it after ten minutes should its owner die first.
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -66,7 +67,7 @@ export async function startDarkside(o: StartDarksideOptions = {}): Promise<Darks
   const child = spawn(binary, [
     "--darkside-very-insecure", "--no-tls-very-insecure",
     "--grpc-bind-addr", `127.0.0.1:${grpcPort}`, "--http-bind-addr", `127.0.0.1:${httpPort}`,
-    "--data-dir", join(dir, "data"), "--log-file", logFile,
+    "--data-dir", join(dir, "data"), "--log-file", logFile, "--darkside-timeout", "10",
   ], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => {
