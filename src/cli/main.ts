@@ -5,6 +5,7 @@ import { Command, InvalidArgumentError } from "commander";
 import { decodeCommand } from "./decode.js";
 import { casesCommand } from "./cases.js";
 import { coverageCommand } from "./coverage.js";
+import { darksideCommand } from "./darkside.js";
 import { fixtureCommand } from "./fixture.js";
 import { registerPerformanceCommands } from "./performance-cli.js";
 import { runLikeCommand, type RunLikeOptions } from "./run.js";
@@ -129,6 +130,18 @@ program.command("fixture")
   .option("--accept-transactions", "acknowledge decodable transactions in SendTransaction (nothing is added to the chain)")
   .action(async (opts) => {
     process.exitCode = await fixtureCommand(opts, io);
+  });
+
+program.command("darkside")
+  .description("real lightwalletd in darkside mode fed real blocks (every run in the chain data, or --chain), its block rpcs compared byte for byte with the oracle")
+  .option("--chain <file>", "a file or folder of raw blocks to stage instead of every run in the chain data; repeatable", collect)
+  .option("--chain-data <dir>", "chain data folder (default $ZCONFORM_CHAIN_DATA or ../shared/chain-data)")
+  .option("--lightwalletd <path>", "the lightwalletd binary (default $ZCONFORM_LIGHTWALLETD or the install cache)")
+  .option("--cases <dir>", "corpus folder, for its ledger", "cases")
+  .option("--ledger <file>", "known-quirks ledger (default <cases>/quirks.yaml)")
+  .option("--json <file>", "write the results as JSON (schemas/darkside.schema.json)")
+  .action(async (opts) => {
+    process.exitCode = await darksideCommand(opts, io);
   });
 
 // sweep, merge, latency, wirecost, and --shard on run and demo.

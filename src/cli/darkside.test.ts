@@ -1,0 +1,56 @@
+// `zconform darkside`: bad input is exit code 2 with the reason; a run against real
+// lightwalletd prints one line per run and writes a JSON report that fits its schema.
+
+import { describe, expect, test } from "@jest/globals";
+import { Ajv } from "ajv";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chainPath, haveChainData } from "../../test/chain-data.js";
+import { lightwalletdBinary } from "../zcash/real/darkside-process.js";
+import { darksideCommand, type DarksideReport } from "./darkside.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const binary = lightwalletdBinary();
+const withLightwalletd = existsSync(binary) && haveChainData ? test : test.skip;
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { stdout: (l: string) => out.push(l), stderr: (l: string) => err.push(l) } };
+}
+
+describe("zconform darkside", () => {
+  test("a missing lightwalletd is exit code 2, naming where it was looked for", async () => {
+    const c = capture();
+    expect(await darksideCommand({ lightwalletd: "/nonexistent/lightwalletd", cases: join(ROOT, "cases") }, c.io)).toBe(2);
+    expect(c.err.join("\n")).toContain("lightwalletd not found at /nonexistent/lightwalletd");
+  });
+
+  test("a missing --chain file is exit code 2, naming it", async () => {
+    const c = capture();
+    const code = await darksideCommand({ lightwalletd: process.execPath, chain: ["/nonexistent/blocks.txt"], cases: join(ROOT, "cases") }, c.io);
+    expect(code).toBe(2);
+    expect(c.err.join("\n")).toContain("--chain /nonexistent/blocks.txt: no such file or folder");
+  });
+
+  withLightwalletd("one file against real lightwalletd: a line for the run, totals, and a JSON report valid against schemas/darkside.schema.json", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "zconform-darkside-cli-"));
+    try {
+      const c = capture();
+      const json = join(dir, "darkside.json");
+      const code = await darksideCommand({ chain: [chainPath("lightwalletd", "testnet-380640-380643.blocks.txt")], cases: join(ROOT, "cases"), json }, c.io);
+      expect(code).toBe(0);
+      expect(c.out.some((l) => l.startsWith("testnet-380640-380643.blocks.txt (testnet 380640–380643): 4 staged; GetBlock 4 equal"))).toBe(true);
+      const report = JSON.parse(readFileSync(json, "utf8")) as DarksideReport;
+      const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(ROOT, "schemas", "darkside.schema.json"), "utf8")));
+      const valid = validate(report);
+      expect(validate.errors ?? []).toEqual([]);
+      expect(valid).toBe(true);
+      expect(report.totals).toMatchObject({ runs: 1, failedRuns: 0, blocksStaged: 4 });
+      expect(report.totals.checks.unexplained).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
