@@ -39,8 +39,8 @@ module.exports = {
     },
   ],
   options: {
-    doNotFollow: { path: "node_modules" },
-    exclude: { path: ["^src/zcash/gen/", "\\.(test|test-helper)\\.ts$"] },
+    doNotFollow: { path: ["node_modules", "^src/zcash/gen/"] },
+    exclude: { path: "\\.(test|test-helper)\\.ts$" },
     tsConfig: { fileName: "tsconfig.json" },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: {

@@ -19,7 +19,7 @@ import { grpcTarget, type GrpcTarget } from "../core/targets/grpc.js";
 import { jsonRpcTarget } from "../core/targets/jsonrpc.js";
 import type { ProfileName } from "../zcash/fixture/network.js";
 import { startSweepFixture } from "../modes/sweep/fixture.js";
-import { oracleBlocks } from "../modes/sweep/oracle.js";
+import { oracleBlocks } from "../modes/sweep/oracle-blocks.js";
 import { startProgress } from "../modes/sweep/progress.js";
 import { sweepReport } from "../modes/sweep/report.js";
 import { DEFAULT_CHUNK, DEFAULT_MAX_LISTED, DEFAULT_WINDOW, newCounters, runSweep } from "../modes/sweep/sweep.js";
