@@ -58,6 +58,12 @@ describe("case files", () => {
     ]));
   });
 
+  test("a misspelt field gets the closest known name", () => {
+    expect(problemsOf("method: GetBlock\ncases:\n  - id: genesis\n    request: {}\n    tag: [happy]\n")).toEqual([
+      "cases/grpc/GetBlock.yaml:5: cases[0].tag: is not a known field (did you mean tags?)",
+    ]);
+  });
+
   test("a bad expectation says what is allowed", () => {
     const problems = problemsOf([
       "method: GetBlock",
