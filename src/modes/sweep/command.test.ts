@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sweepCommand } from "../../cli/sweep.js";
-import type { SweepReport } from "./report.js";
+import type { SweepReport } from "./sweep-report.js";
 
 describe("zconform sweep against the fixture's long chain", () => {
   const dir = mkdtempSync(join(tmpdir(), "zconform-sweep-"));
