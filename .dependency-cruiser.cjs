@@ -16,6 +16,13 @@ module.exports = {
       to: { path: "^src/(zcash|modes|cli|jest)/" },
     },
     {
+      name: "wing-imports-no-modes",
+      comment: "The Zcash wing is a protocol value and its servers; the modes and the commands are built on it.",
+      severity: "error",
+      from: { path: "^src/zcash/" },
+      to: { path: "^src/(modes|cli|jest)/" },
+    },
+    {
       name: "modes-import-no-cli",
       comment: "Modes are library code; the CLI is one caller among others (jest, benchmarks).",
       severity: "error",

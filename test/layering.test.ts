@@ -1,6 +1,7 @@
 // The layering of src/ (docs/architecture.md), checked by dependency-cruiser with the
 // rules in .dependency-cruiser.cjs: the core imports no wing, mode, command or jest code;
-// modes import no command; reporters import no runner internals; no folder cycles.
+// the Zcash wing imports no mode or command; modes import no command; reporters import no
+// runner internals; no folder cycles.
 
 import { describe, expect, test } from "@jest/globals";
 import { execFile } from "node:child_process";
@@ -40,7 +41,7 @@ describe("layering", () => {
     expect((await violations(ROOT)).map(describeViolation)).toEqual([]);
   }, 60_000);
 
-  test("a core file importing the Zcash wing, a folder cycle, a reporter reaching into the runner and a mode importing a command each fail", async () => {
+  test("a core file importing the Zcash wing, a folder cycle, a reporter reaching into the runner, a mode importing a command and the wing importing a mode each fail", async () => {
     const copy = mkdtempSync(join(tmpdir(), "zconform-layering-"));
     try {
       cpSync(join(ROOT, "src"), join(copy, "src"), { recursive: true });
@@ -50,11 +51,13 @@ describe("layering", () => {
       writeFileSync(join(copy, "src/core/diff/probe.ts"), 'export { planCases } from "../run/plan.js";\n');
       writeFileSync(join(copy, "src/core/report/probe.ts"), 'export { runCases } from "../run/runner.js";\n');
       writeFileSync(join(copy, "src/modes/sweep/probe.ts"), 'export { runLikeCommand } from "../../cli/run.js";\n');
+      writeFileSync(join(copy, "src/zcash/codec/probe.ts"), 'export { driftOf } from "../../modes/golden/drift.js";\n');
       const found = await violations(copy);
       const rulesOf = (file: string) => new Set(found.filter((v) => v.from === file || v.cycle?.some((c) => c.name === file)).map((v) => v.rule.name));
       expect(rulesOf("src/core/canon/probe.ts")).toContain("core-imports-no-wing");
       expect(rulesOf("src/core/report/probe.ts")).toContain("reporters-import-no-runner");
       expect(rulesOf("src/modes/sweep/probe.ts")).toContain("modes-import-no-cli");
+      expect(rulesOf("src/zcash/codec/probe.ts")).toContain("wing-imports-no-modes");
       const cycles = found.filter((v) => v.rule.name === "no-folder-cycles").map(describeViolation);
       expect(cycles.some((c) => c.includes("src/core/diff") && c.includes("src/core/run"))).toBe(true);
       // Nothing else broke: every violation involves a probe.
