@@ -19,9 +19,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { inputsFromFixture } from "../src/cli/inputs.js";
-import { deriveFromOracle } from "../src/zcash/oracle/derive.js";
 import { jsonReporter, type JsonReport } from "../src/core/report/json.js";
 import { runSession } from "../src/core/run/session.js";
+import { lightwalletProtocol } from "../src/zcash/protocol.js";
 
 const casesDir = process.argv[2] ?? "cases";
 const dir = mkdtempSync(join(tmpdir(), "zconform-bench-"));
@@ -51,7 +51,7 @@ const run = async (name: string, caseConcurrency: number | undefined): Promise<F
   const t0 = performance.now();
   await runSession({
     config: inputs.config, cases: inputs.cases, chain: inputs.chain, ledger: inputs.ledger, reporters: [jsonReporter(file)],
-    deriveGrpc: deriveFromOracle, allowStale: true, ...(caseConcurrency ? { caseConcurrency } : {}),
+    protocol: lightwalletProtocol, allowStale: true, ...(caseConcurrency ? { caseConcurrency } : {}),
   });
   return figures(JSON.parse(readFileSync(file, "utf8")) as JsonReport, performance.now() - t0);
 };

@@ -13,11 +13,11 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
 import { inputsFromFixture } from "../src/cli/inputs.js";
-import { deriveFromOracle } from "../src/zcash/oracle/derive.js";
 import { reportContext } from "../src/core/report/context.js";
 import { htmlReporter } from "../src/core/report/html.js";
 import type { CaseResult } from "../src/core/results/result.js";
 import { runSession } from "../src/core/run/session.js";
+import { lightwalletProtocol } from "../src/zcash/protocol.js";
 
 const { values: args } = parseArgs({
   options: { out: { type: "string", default: "docs/report.png" }, html: { type: "string" }, case: { type: "string" }, build: { type: "string" } },
@@ -39,7 +39,7 @@ let results: CaseResult[];
 try {
   const session = await runSession({
     config: inputs.config, cases: inputs.cases, chain: inputs.chain, ledger: inputs.ledger,
-    reporters: [htmlReporter(htmlPath, reportContext(inputs.ledger, inputs.config))], deriveGrpc: deriveFromOracle, allowStale: true,
+    reporters: [htmlReporter(htmlPath, reportContext(inputs.ledger, inputs.config))], protocol: lightwalletProtocol, allowStale: true,
   });
   results = session.results;
 } finally {

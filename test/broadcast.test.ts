@@ -8,7 +8,6 @@ import { join } from "node:path";
 import type { ChainProfile } from "../src/core/corpus/chain-profile.js";
 import { loadCorpus } from "../src/core/corpus/load.js";
 import { startFixtureNetwork, type FixtureNetwork } from "../src/zcash/fixture/network.js";
-import { deriveFromOracle } from "../src/zcash/oracle/derive.js";
 import { BROADCAST_REFUSED } from "../src/core/run/broadcast.js";
 import type { CaseResult } from "../src/core/results/result.js";
 import { runSession } from "../src/core/run/session.js";
@@ -17,6 +16,7 @@ import { bytesToHex } from "../src/zcash/codec/index.js";
 import { runCli } from "./tools/cli.js";
 import { startFaultProxy, type FaultProxy } from "./tools/fault-proxy.js";
 import { chainProfileYaml, tempDir, type TempDir } from "./tools/temp-corpus.js";
+import { lightwalletProtocol } from "../src/zcash/protocol.js";
 
 let net: FixtureNetwork;
 let builds: FaultProxy;
@@ -101,8 +101,8 @@ function sent(p: FaultProxy, from: number, rpc: string): number {
 
 async function session(chainNetwork: "regtest" | "testnet", allowBroadcast: boolean): Promise<CaseResult[]> {
   const chain: ChainProfile = { name: "fixture", network: chainNetwork, anchors: net.anchors, dynamic: {} };
-  const cases = loadCorpus(join(dir.path, "cases"));
-  const r = await runSession({ config: config("fixture"), cases, chain, ledger: [], reporters: [], deriveGrpc: deriveFromOracle, allowBroadcast });
+  const cases = loadCorpus(join(dir.path, "cases"), lightwalletProtocol);
+  const r = await runSession({ config: config("fixture"), cases, chain, ledger: [], reporters: [], protocol: lightwalletProtocol, allowBroadcast });
   return r.results;
 }
 

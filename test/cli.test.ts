@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CompactTxStreamer } from "../src/zcash/gen/walletrpc/service_pb.js";
-import { JSONRPC_METHOD_NAMES } from "../src/zcash/oracle/jsonrpc-methods.js";
+import { JSONRPC_METHOD_NAMES } from "../src/zcash/jsonrpc-methods.js";
 
 const ROOT = join(import.meta.dirname, "..");
 

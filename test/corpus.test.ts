@@ -14,7 +14,7 @@ import { listChainProfiles, loadChainProfile, withDynamic, type ChainProfile } f
 import { planCases } from "../src/core/run/plan.js";
 import { grpcCodeOf } from "../src/core/canon/grpc-status.js";
 import { parseVolatile } from "../src/core/canon/volatile.js";
-import { JSONRPC_METHODS } from "../src/zcash/oracle/jsonrpc-methods.js";
+import { JSONRPC_METHODS } from "../src/zcash/jsonrpc-methods.js";
 import { chainAnchors, syntheticChain } from "../src/zcash/fixture/chain/index.js";
 import {
   addressFromScript, concatBytes, decodeBlock, decodeTransaction, decodeTransparentAddress, displayHex,
@@ -22,9 +22,10 @@ import {
   type DecodedBlock, type NetworkParams, type Transaction,
 } from "../src/zcash/codec/index.js";
 import { chainPath, chainTest, readChainText, readHexLines } from "./chain-data.js";
+import { lightwalletProtocol } from "../src/zcash/protocol.js";
 
 const CASES = "cases";
-const corpus = loadCorpus(CASES);
+const corpus = loadCorpus(CASES, lightwalletProtocol);
 const grpcCases = corpus.filter((c) => c.transport === "grpc");
 const rpcCases = corpus.filter((c) => c.transport === "jsonrpc");
 const fixture = loadChainProfile(CASES, "fixture");
@@ -161,7 +162,7 @@ describe("chain profiles", () => {
   });
 
   test("every case plans on the fixture chain and none is skipped", () => {
-    const planned = planCases(corpus, fixture.anchors, "fixture");
+    const planned = planCases(corpus, fixture.anchors, "fixture", lightwalletProtocol);
     expect(planned).toHaveLength(corpus.length);
     expect(planned.filter((p) => p.skipped).map((p) => `${p.case.id}: ${p.skipped}`)).toEqual([]);
   });
@@ -173,7 +174,7 @@ describe("chain profiles", () => {
       const p = loadChainProfile(CASES, name);
       expect(p.name).toBe(name);
       const anchors = withDynamic(p, { height: 1_000_000_000, hash: "00".repeat(32) });
-      const planned = planCases(corpus, anchors, name);
+      const planned = planCases(corpus, anchors, name, lightwalletProtocol);
       for (const s of planned.filter((x) => x.skipped)) expect(s.skipped).toMatch(/has no anchor|only for chains/);
     }
   });

@@ -14,10 +14,10 @@ import { classify, type BuildIdentity } from "../src/core/ledger/classify.js";
 import { ledgerFindings } from "../src/core/ledger/findings.js";
 import { loadLedger, parseLedger, type Quirk } from "../src/core/ledger/quirk.js";
 import { loadCorpus } from "../src/core/corpus/load.js";
-import { deriveFromOracle } from "../src/zcash/oracle/derive.js";
 import { runSession, type SessionResult } from "../src/core/run/session.js";
 import type { CaseResult } from "../src/core/results/result.js";
 import { DEFAULT_LIMITS, type RunConfig } from "../src/core/targets/config.js";
+import { lightwalletProtocol } from "../src/zcash/protocol.js";
 
 const CASES = join(import.meta.dirname, "..", "cases");
 const quiet = { stdout: () => {}, stderr: () => {} };
@@ -137,7 +137,7 @@ describe("the demo run against every emulated profile", () => {
 
   beforeAll(async () => {
     inputs = await inputsFromFixture({ cases: CASES }, quiet);
-    run = await runSession({ ...inputs, reporters: [], deriveGrpc: deriveFromOracle });
+    run = await runSession({ ...inputs, reporters: [], protocol: lightwalletProtocol });
   }, 180_000);
   afterAll(() => inputs?.network?.close());
 
@@ -213,7 +213,7 @@ test("the reference compared with a second reference instance shows zero diverge
       builds: [{ ...ra, name: "reference-a" }, { ...rb, name: "reference-b" }],
     };
     const run = await runSession({
-      config, cases: loadCorpus(CASES), ledger: [], reporters: [], deriveGrpc: deriveFromOracle,
+      config, cases: loadCorpus(CASES, lightwalletProtocol), ledger: [], reporters: [], protocol: lightwalletProtocol,
       chain: { name: "fixture", network: a.model.network.name, anchors: a.anchors, dynamic: {} },
     });
     expect(run.summary.divergences).toBe(0);

@@ -20,7 +20,6 @@ import type { ChainProfile } from "../src/core/corpus/chain-profile.js";
 import type { DivergenceKind } from "../src/core/diff/divergence.js";
 import type { VerdictKind } from "../src/core/diff/verdict.js";
 import { startFixtureNetwork, type FixtureNetwork } from "../src/zcash/fixture/network.js";
-import { deriveFromOracle } from "../src/zcash/oracle/derive.js";
 import { reportersFor } from "../src/cli/reporters.js";
 import { runSession } from "../src/core/run/session.js";
 import type { CaseResult } from "../src/core/results/result.js";
@@ -28,6 +27,7 @@ import { DEFAULT_LIMITS, type Build, type Limits, type RunConfig } from "../src/
 import type { FaultKind } from "../src/core/targets/observation.js";
 import { startFaultProxy, type FaultProxy, type FaultRule, type GrpcFault, type JsonRpcFault } from "./tools/fault-proxy.js";
 import { SMALL_CORPUS, tempDir, type TempDir } from "./tools/temp-corpus.js";
+import { lightwalletProtocol } from "../src/zcash/protocol.js";
 
 const FAULTY_LIMITS: Limits = { concurrency: 1, deadlineMs: 1500, maxMessageBytes: 256 * 1024, maxStreamMessages: 500 };
 const SELECT = { name: "x-fault-target", value: "faulty" };
@@ -108,7 +108,7 @@ beforeAll(async () => {
   dir = tempDir();
   for (const [file, text] of Object.entries(SMALL_CORPUS)) dir.write(join("cases", file), text);
   dir.write("wrong.cookie", "__cookie__:bm90IHRoZSByaWdodCB0b2tlbiBhdCBhbGwsIHNvcnJ5IQ==");
-  cases = loadCorpus(join(dir.path, "cases"));
+  cases = loadCorpus(join(dir.path, "cases"), lightwalletProtocol);
   chain = { name: "fixture", network: "regtest", anchors: net.anchors, dynamic: {} };
 });
 
@@ -169,7 +169,7 @@ describe("a run through the fault proxy", () => {
     try {
       const lines: string[] = [];
       const reporters = reportersFor({ ...paths, quiet: true }, { stdout: (l) => lines.push(l), stderr: (l) => lines.push(l) });
-      const session = await runSession({ config: configFor(row), cases, chain, ledger: [], reporters, deriveGrpc: deriveFromOracle });
+      const session = await runSession({ config: configFor(row), cases, chain, ledger: [], reporters, protocol: lightwalletProtocol });
 
       // The run completed, whole.
       expect(session.partial).toBe(false);

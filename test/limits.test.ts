@@ -10,13 +10,13 @@ import { loadCorpus } from "../src/core/corpus/load.js";
 import type { ChainProfile } from "../src/core/corpus/chain-profile.js";
 import { loadRealChain } from "../src/zcash/fixture/chain/real.js";
 import { startFixtureNetwork, type FixtureNetwork } from "../src/zcash/fixture/network.js";
-import { deriveFromOracle } from "../src/zcash/oracle/derive.js";
 import { runSession } from "../src/core/run/session.js";
 import type { CaseResult } from "../src/core/results/result.js";
 import { DEFAULT_LIMITS, parseConfig, type RunConfig } from "../src/core/targets/config.js";
 import { chainPath, chainTest } from "./chain-data.js";
 import { startFaultProxy, type FaultProxy } from "./tools/fault-proxy.js";
 import { SMALL_CORPUS, tempDir, type TempDir } from "./tools/temp-corpus.js";
+import { lightwalletProtocol } from "../src/zcash/protocol.js";
 
 let net: FixtureNetwork;
 let proxy: FaultProxy;
@@ -66,8 +66,8 @@ function config(yaml: string): RunConfig {
 }
 
 async function run(cfg: RunConfig, corpus = "cases"): Promise<CaseResult[]> {
-  const cases = loadCorpus(join(dir.path, corpus));
-  const session = await runSession({ config: cfg, cases, chain, ledger: [], reporters: [], deriveGrpc: deriveFromOracle });
+  const cases = loadCorpus(join(dir.path, corpus), lightwalletProtocol);
+  const session = await runSession({ config: cfg, cases, chain, ledger: [], reporters: [], protocol: lightwalletProtocol });
   expect(session.partial).toBe(false);
   expect(session.results).toHaveLength(cases.length);
   return session.results;
@@ -167,7 +167,7 @@ describe("built-in limits fit real chains", () => {
       try {
         d.write("grpc/GetBlock.yaml", "method: GetBlock\ncases:\n  - { id: big, request: { height: 141042 } }\n");
         d.write("jsonrpc/getblock.yaml", 'method: getblock\ncases:\n  - { id: raw, request: ["141042", 0] }\n  - { id: full, request: ["141042", 2] }\n');
-        const cases = loadCorpus(d.path);
+        const cases = loadCorpus(d.path, lightwalletProtocol);
         const builds = big.builds(); // DEFAULT_LIMITS
         expect(builds[0]).toMatchObject(DEFAULT_LIMITS);
         const cfg: RunConfig = {
@@ -175,7 +175,7 @@ describe("built-in limits fit real chains", () => {
           oracle: { jsonrpc: { url: big.jsonrpc, auth: { kind: "cookie", cookieFile: big.cookie } }, source: { file: "(test)", line: 0 } },
         };
         const session = await runSession({
-          config: cfg, cases, chain: { name: "fixture", network: "testnet", anchors: big.anchors, dynamic: {} }, ledger: [], reporters: [], deriveGrpc: deriveFromOracle,
+          config: cfg, cases, chain: { name: "fixture", network: "testnet", anchors: big.anchors, dynamic: {} }, ledger: [], reporters: [], protocol: lightwalletProtocol,
         });
         for (const r of session.results) {
           expect({ id: r.caseId, verdict: r.verdict?.verdict, faults: r.answers.filter((a) => a.fault).length }).toEqual({ id: r.caseId, verdict: "agree", faults: 0 });

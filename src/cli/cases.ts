@@ -3,6 +3,7 @@
 import { loadCorpus } from "../core/corpus/load.js";
 import { ProblemsError } from "../core/io/located-yaml.js";
 import type { Output } from "./output.js";
+import { lightwalletProtocol } from "../zcash/protocol.js";
 
 export interface CaseListing {
   id: string;
@@ -17,7 +18,7 @@ export interface CaseListing {
 export async function casesCommand(opts: { cases: string; json?: boolean }, out: Output): Promise<number> {
   let listing: CaseListing[];
   try {
-    listing = loadCorpus(opts.cases).map((c) => ({
+    listing = loadCorpus(opts.cases, lightwalletProtocol).map((c) => ({
       id: c.id,
       method: c.method,
       transport: c.transport,

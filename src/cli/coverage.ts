@@ -9,6 +9,7 @@ import { coverageOf, formatCoverage } from "../modes/coverage/coverage.js";
 import { ProblemsError } from "../core/io/located-yaml.js";
 import { guarded, InputError } from "./inputs.js";
 import type { Output } from "./output.js";
+import { lightwalletProtocol } from "../zcash/protocol.js";
 
 export interface CoverageOptions {
   cases: string;
@@ -18,7 +19,7 @@ export interface CoverageOptions {
 
 export async function coverageCommand(o: CoverageOptions, out: Output): Promise<number> {
   const loaded = await guarded(out, () => {
-    const cases = loadCorpus(o.cases);
+    const cases = loadCorpus(o.cases, lightwalletProtocol);
     let chain;
     try {
       chain = loadChainProfile(o.cases, o.chain ?? "fixture");
@@ -26,7 +27,7 @@ export async function coverageCommand(o: CoverageOptions, out: Output): Promise<
       if (e instanceof ProblemsError) throw e;
       throw new InputError((e as Error).message);
     }
-    return coverageOf(cases, chain);
+    return coverageOf(cases, chain, lightwalletProtocol);
   });
   if (typeof loaded === "number") return loaded;
   if (o.json) out.stdout(JSON.stringify(loaded, null, 2));

@@ -13,6 +13,7 @@ import { ConfigError, DEFAULT_LIMITS, isInsecure, loadConfig, type RunConfig } f
 import { ProblemsError } from "../core/io/located-yaml.js";
 import type { Output } from "./output.js";
 import { selectCases, type CaseFilter } from "./select.js";
+import { lightwalletProtocol } from "../zcash/protocol.js";
 
 export interface CorpusOptions extends CaseFilter {
   cases: string;
@@ -31,7 +32,7 @@ export interface RunInputs {
 export class InputError extends Error {}
 
 function loadCorpusAndLedger(o: CorpusOptions): { cases: Case[]; ledger: Quirk[] } {
-  const cases = selectCases(loadCorpus(o.cases), o);
+  const cases = selectCases(loadCorpus(o.cases, lightwalletProtocol), o);
   const ledgerPath = o.ledger ?? join(o.cases, "quirks.yaml");
   if (o.ledger && !existsSync(o.ledger)) throw new InputError(`ledger file not found: ${o.ledger}`);
   return { cases, ledger: existsSync(ledgerPath) ? loadLedger(ledgerPath) : [] };

@@ -9,7 +9,7 @@ import { classify } from "../core/ledger/classify.js";
 import { loadLedger } from "../core/ledger/quirk.js";
 import { runLatency } from "../modes/latency/latency.js";
 import { CONTROL_REQUEST, DEFAULT_RPCS, probeSpec, type ProbeSpec } from "../modes/latency/probe.js";
-import { latencyLines, latencyReport } from "../modes/latency/report.js";
+import { latencyLines, latencyReport } from "../modes/latency/latency-report.js";
 import { buildInfo } from "../core/run/session.js";
 import { grpcTarget } from "../core/targets/grpc.js";
 import { guarded, InputError } from "./inputs.js";

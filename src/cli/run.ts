@@ -2,7 +2,7 @@
 // a config file or (demo, or record --demo) the embedded fixture network with the
 // reference and every emulated profile. `npm start` runs `demo`.
 
-import { deriveFromOracle } from "../zcash/oracle/derive.js";
+import { goldenDrift } from "../modes/golden/drift.js";
 import { goldenRecorder } from "../modes/golden/recorder.js";
 import { runSession } from "../core/run/session.js";
 import { onInterrupt } from "./interrupt.js";
@@ -13,6 +13,7 @@ import { reportersFor, type ReportOptions } from "./reporters.js";
 import { reportContext } from "../core/report/context.js";
 import { shardCases } from "../modes/shard/shard.js";
 import { shardOption } from "./shard.js";
+import { lightwalletProtocol } from "../zcash/protocol.js";
 
 export interface RunLikeOptions extends CorpusOptions, ReportOptions, FixtureChoice {
   /** A config file; absent = the embedded fixture network. */
@@ -50,8 +51,8 @@ export async function runLikeCommand(o: RunLikeOptions, out: Output): Promise<nu
     // have) surface here, after the inputs loaded: they are exit 2 like any other.
     const session = await guarded(out, () => runSession({
       config: inputs.config, cases: inputs.cases, chain: inputs.chain, ledger: inputs.ledger, reporters,
-      deriveGrpc: deriveFromOracle, allowStale: o.allowStale, signal: interrupt.signal, allowBroadcast: o.allowBroadcast === true,
-      ...(o.golden ? { goldenRoot: o.golden } : {}),
+      protocol: lightwalletProtocol, allowStale: o.allowStale, signal: interrupt.signal, allowBroadcast: o.allowBroadcast === true,
+      ...(o.golden ? { drift: goldenDrift(lightwalletProtocol, o.golden, inputs.chain.name) } : {}),
       ...(shard ? { shard } : {}),
     }));
     if (typeof session === "number") return session;

@@ -18,10 +18,10 @@ import { ConfigError, describeEndpoint, isInsecure, loadConfig, type Build, type
 import { grpcTarget, type GrpcTarget } from "../core/targets/grpc.js";
 import { jsonRpcTarget } from "../core/targets/jsonrpc.js";
 import type { ProfileName } from "../zcash/fixture/network.js";
-import { startSweepFixture } from "../modes/sweep/fixture.js";
-import { oracleBlocks } from "../modes/sweep/oracle.js";
+import { startSweepFixture } from "../modes/sweep/sweep-fixture.js";
+import { oracleBlocks } from "../modes/sweep/oracle-blocks.js";
 import { startProgress } from "../modes/sweep/progress.js";
-import { sweepReport } from "../modes/sweep/report.js";
+import { sweepReport } from "../modes/sweep/sweep-report.js";
 import { DEFAULT_CHUNK, DEFAULT_MAX_LISTED, DEFAULT_WINDOW, newCounters, runSweep } from "../modes/sweep/sweep.js";
 import { sweepLines } from "../modes/sweep/terminal.js";
 import { guarded, InputError } from "./inputs.js";

@@ -14,7 +14,6 @@ import { loadChainProfile } from "../core/corpus/chain-profile.js";
 import type { Case } from "../core/corpus/case.js";
 import { inputsFromFixture } from "../cli/inputs.js";
 import type { FixtureNetwork } from "../zcash/fixture/network.js";
-import { deriveFromOracle } from "../zcash/oracle/derive.js";
 import type { Reporter, RunSummary } from "../core/results/events.js";
 import type { CaseResult } from "../core/results/result.js";
 import { runSession } from "../core/run/session.js";
@@ -22,6 +21,7 @@ import type { RunConfig } from "../core/targets/config.js";
 import type { Transport } from "../core/targets/observation.js";
 import { conformanceError, failureOf, ledgerProblems } from "./format.js";
 import { asks, planSuite, type DeclaredBuild, type SuitePlanOptions } from "./plan.js";
+import { lightwalletProtocol } from "../zcash/protocol.js";
 
 export type { ConfigSource } from "./plan.js";
 
@@ -88,7 +88,7 @@ export function conformanceSuite(o: ConformanceSuiteOptions): void {
     }
     const session = await runSession({
       config, cases: plan.cases, chain, ledger: plan.ledger, reporters: o.reporters ?? [],
-      deriveGrpc: deriveFromOracle, allowStale: o.allowStale ?? false,
+      protocol: lightwalletProtocol, allowStale: o.allowStale ?? false,
     });
     outcome = { results: new Map(session.results.map((r) => [r.caseId, r])), summary: session.summary };
   };

@@ -12,6 +12,7 @@ import { fixtureBuildShape, PROFILE_NAMES, type ProfileName } from "../zcash/fix
 import { loadLedger, type Quirk } from "../core/ledger/quirk.js";
 import { loadConfig, type RunConfig } from "../core/targets/config.js";
 import type { Transport } from "../core/targets/observation.js";
+import { lightwalletProtocol } from "../zcash/protocol.js";
 
 export type ConfigSource = string | RunConfig | (() => RunConfig | Promise<RunConfig>);
 
@@ -66,7 +67,7 @@ export function planSuite(o: SuitePlanOptions): SuitePlan {
   if (o.config !== undefined && o.fixture !== undefined) throw new Error("conformanceSuite: give either config or fixture, not both");
   if (o.config === undefined && o.fixture === undefined) throw new Error("conformanceSuite: give config (a file, a RunConfig, or a factory) or fixture");
   const casesDir = o.cases ?? "cases";
-  const all = loadCorpus(casesDir);
+  const all = loadCorpus(casesDir, lightwalletProtocol);
   const f = o.caseFilter;
   const cases = f === undefined ? all : typeof f === "function" ? all.filter(f) : selectCases(all, f);
   const ledgerPath = o.ledger === false ? undefined : o.ledger ?? join(casesDir, "quirks.yaml");

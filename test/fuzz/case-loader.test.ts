@@ -15,6 +15,7 @@ import { parseCaseFile } from "../../src/core/corpus/load.js";
 import { ProblemsError, type Problem } from "../../src/core/io/located-yaml.js";
 import { SMALL_CORPUS } from "../tools/temp-corpus.js";
 import { expectClear, fuzz, FUZZ_RUNS, mutatedText, yamlishText } from "./fuzz.js";
+import { lightwalletProtocol } from "../../src/zcash/protocol.js";
 
 interface Seed {
   name: string;
@@ -86,7 +87,7 @@ function clearProblems(seed: Seed, text: string) {
 function check(seed: Seed, text: string): void {
   let cases;
   try {
-    cases = parseCaseFile(text, seed.name, seed.transport);
+    cases = parseCaseFile(text, seed.name, seed.transport, lightwalletProtocol);
   } catch (e) {
     expectClear(e, ProblemsError, clearProblems(seed, text));
     return;
@@ -101,7 +102,7 @@ describe("case loader fuzzing", () => {
   const all = seeds();
 
   test("the seeds load as they are", () => {
-    for (const s of all) expect(() => parseCaseFile(s.text, s.name, s.transport)).not.toThrow();
+    for (const s of all) expect(() => parseCaseFile(s.text, s.name, s.transport, lightwalletProtocol)).not.toThrow();
   });
 
   test("mutated and random case files fail only with clear problems", () => {

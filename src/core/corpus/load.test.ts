@@ -1,10 +1,11 @@
 import { describe, expect, test } from "@jest/globals";
 import { ProblemsError, formatProblem } from "../io/located-yaml.js";
 import { parseCaseFile } from "./load.js";
+import { lightwalletProtocol } from "../../zcash/protocol.js";
 
 function problemsOf(text: string, name = "cases/grpc/GetBlock.yaml"): string[] {
   try {
-    parseCaseFile(text, name, "grpc");
+    parseCaseFile(text, name, "grpc", lightwalletProtocol);
   } catch (e) {
     if (e instanceof ProblemsError) return e.problems.map(formatProblem);
     throw e;
@@ -25,7 +26,7 @@ describe("case files", () => {
       "    request: {}",
       "    expect: { error: [INVALID_ARGUMENT] }",
       "    tags: [invalid]",
-    ].join("\n"), "cases/grpc/GetBlock.yaml", "grpc");
+    ].join("\n"), "cases/grpc/GetBlock.yaml", "grpc", lightwalletProtocol);
     expect(cases.map((c) => [c.id, c.expect.kind, c.tags, c.source.line])).toEqual([
       ["GetBlock/genesis", "oracle", ["happy"], 5],
       ["GetBlock/no-height", "error", ["happy", "invalid"], 7],
@@ -55,6 +56,12 @@ describe("case files", () => {
       "cases/grpc/GetBlock.yaml:3: cases[0].request: is required",
       "cases/grpc/GetBlock.yaml:4: cases[0].requets: is not a known field",
     ]));
+  });
+
+  test("a misspelt field gets the closest known name", () => {
+    expect(problemsOf("method: GetBlock\ncases:\n  - id: genesis\n    request: {}\n    tag: [happy]\n")).toEqual([
+      "cases/grpc/GetBlock.yaml:5: cases[0].tag: is not a known field (did you mean tags?)",
+    ]);
   });
 
   test("a bad expectation says what is allowed", () => {
@@ -101,7 +108,7 @@ describe("case files", () => {
   });
 
   test("JSON-RPC requests must be params arrays", () => {
-    expect(() => parseCaseFile("method: getblock\ncases:\n  - id: a\n    request: {x: 1}\n", "cases/jsonrpc/getblock.yaml", "jsonrpc"))
+    expect(() => parseCaseFile("method: getblock\ncases:\n  - id: a\n    request: {x: 1}\n", "cases/jsonrpc/getblock.yaml", "jsonrpc", lightwalletProtocol))
       .toThrow("cases/jsonrpc/getblock.yaml:4: cases[0].request: must be the positional params array");
   });
 

@@ -5,8 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { Ajv } from "ajv";
 import semver from "semver";
-import { CompactTxStreamer } from "../../zcash/gen/walletrpc/service_pb.js";
-import { JSONRPC_METHOD_NAMES } from "../../zcash/oracle/jsonrpc-methods.js";
+import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "../targets/observation.js";
 import { fieldName, parseLocated, ProblemsError, schemaProblems, type Problem } from "../io/located-yaml.js";
 import type { Case, Expectation } from "./case.js";
@@ -15,8 +14,11 @@ import { caseFileSchema } from "./schema.js";
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validateCaseFile = ajv.compile(caseFileSchema);
 
-const GRPC_METHODS = new Set(CompactTxStreamer.methods.map((m) => m.name));
-const JSONRPC_METHODS = new Set(JSONRPC_METHOD_NAMES);
+/** The methods a case file may name: the protocol's (src/core/run/protocol.ts) gRPC service and JSON-RPC methods. */
+export interface CorpusMethods {
+  service: DescService;
+  jsonRpcMethods: readonly string[];
+}
 
 interface RawCase {
   id: string;
@@ -44,13 +46,13 @@ function toExpectation(raw: RawExpect | undefined): Expectation {
 }
 
 /** Cases of one file; `displayName` is the path shown in problems. */
-export function parseCaseFile(text: string, displayName: string, transport: Transport): Case[] {
+export function parseCaseFile(text: string, displayName: string, transport: Transport, methods: CorpusMethods): Case[] {
   const located = parseLocated(text, displayName);
   const problems: Problem[] = schemaProblems(validateCaseFile, located);
   if (problems.length > 0) throw new ProblemsError(problems);
   const file = located.value as RawFile;
-  const known = transport === "grpc" ? GRPC_METHODS : JSONRPC_METHODS;
-  if (!known.has(file.method)) {
+  const known = transport === "grpc" ? methods.service.methods.some((m) => m.name === file.method) : methods.jsonRpcMethods.includes(file.method);
+  if (!known) {
     problems.push({ file: displayName, line: located.lineOf(["method"]), field: "method",
       message: `unknown ${transport} method "${file.method}"` });
   }
@@ -111,14 +113,14 @@ function yamlFiles(dir: string): string[] {
 }
 
 /** Every case under `root` (the cases/ folder), in file then declaration order. */
-export function loadCorpus(root: string): Case[] {
+export function loadCorpus(root: string, methods: CorpusMethods): Case[] {
   const problems: Problem[] = [];
   const cases: Case[] = [];
   for (const transport of ["grpc", "jsonrpc"] as const) {
     for (const path of yamlFiles(join(root, transport))) {
       const display = relative(process.cwd(), path) || path;
       try {
-        cases.push(...parseCaseFile(readFileSync(path, "utf8"), display, transport));
+        cases.push(...parseCaseFile(readFileSync(path, "utf8"), display, transport, methods));
       } catch (e) {
         if (e instanceof ProblemsError) problems.push(...e.problems);
         else throw e;

@@ -1,6 +1,8 @@
 // JSON Schemas of the corpus files. They are the reference for what a case file may hold;
 // the loader adds the checks a schema cannot express (unique ids, known methods).
 
+import { BUILD_IMPLEMENTATIONS } from "../targets/config-schema.js";
+
 const errorCode = { anyOf: [{ type: "string", pattern: "^[A-Z_]+$" }, { type: "integer" }] };
 
 const expectation = {
@@ -29,7 +31,7 @@ const caseSchema = {
     tags: { type: "array", items: { type: "string", pattern: "^[a-z0-9-]+$" } },
     protocol: { type: "string" },
     chains: { type: "array", items: { type: "string" }, minItems: 1 },
-    servedBy: { type: "array", items: { enum: ["lightwalletd", "zaino", "ztreamer", "zebrad", "other"] }, minItems: 1 },
+    servedBy: { type: "array", items: { enum: BUILD_IMPLEMENTATIONS }, minItems: 1 },
   },
 };
 

@@ -3,6 +3,7 @@
 
 import { isMap, isNode, isSeq, LineCounter, parseDocument, visit, type Document } from "yaml";
 import type { ErrorObject, ValidateFunction } from "ajv";
+import { hintFor } from "./did-you-mean.js";
 
 export type PathPart = string | number;
 
@@ -33,9 +34,14 @@ export interface Located {
   lineOf(path: readonly PathPart[]): number;
 }
 
+/** `cases[3].expect`, `builds[1].grpc.url`, `headers["x-api-key"]`. */
 export function fieldName(path: readonly PathPart[]): string {
   let out = "";
-  for (const part of path) out += typeof part === "number" ? `[${part}]` : out ? `.${part}` : part;
+  for (const p of path) {
+    if (typeof p === "number") out += `[${p}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(p)) out += out === "" ? p : `.${p}`;
+    else out += `[${JSON.stringify(p)}]`;
+  }
   return out;
 }
 
@@ -100,7 +106,8 @@ function plainValue(doc: Document, lineCounter: LineCounter, file: string): unkn
   }
 }
 
-function pointerToPath(pointer: string): PathPart[] {
+/** The path of a JSON pointer as ajv writes it (`/builds/1/grpc`). */
+export function pathOfPointer(pointer: string): PathPart[] {
   if (!pointer) return [];
   return pointer.slice(1).split("/").map((s) => {
     const k = s.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -108,14 +115,27 @@ function pointerToPath(pointer: string): PathPart[] {
   });
 }
 
-function describeAjvError(e: ErrorObject): { path: PathPart[]; message: string } {
-  const path = pointerToPath(e.instancePath);
+/** The names a schema object allows, found by following the error's schemaPath ("#/properties/cases/items/additionalProperties"). */
+function knownNames(schema: unknown, schemaPath: string): string[] {
+  let node = schema;
+  for (const part of schemaPath.replace(/^#\/?/, "").split("/").slice(0, -1)) {
+    if (node === null || typeof node !== "object") return [];
+    node = (node as Record<string, unknown>)[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+  }
+  const properties = (node as { properties?: unknown } | undefined)?.properties;
+  return properties && typeof properties === "object" ? Object.keys(properties) : [];
+}
+
+function describeAjvError(e: ErrorObject, schema: unknown): { path: PathPart[]; message: string } {
+  const path = pathOfPointer(e.instancePath);
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case "required":
       return { path: [...path, String(p.missingProperty)], message: "is required" };
-    case "additionalProperties":
-      return { path: [...path, String(p.additionalProperty)], message: "is not a known field" };
+    case "additionalProperties": {
+      const extra = String(p.additionalProperty);
+      return { path: [...path, extra], message: `is not a known field${hintFor(extra, knownNames(schema, e.schemaPath))}` };
+    }
     case "enum":
       return { path, message: `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` };
     default:
@@ -136,7 +156,7 @@ export function schemaProblems(validate: ValidateFunction, located: Located): Pr
   const seen = new Set<string>();
   const out: Problem[] = [];
   for (const e of chosen) {
-    const { path, message } = describeAjvError(e);
+    const { path, message } = describeAjvError(e, validate.schema);
     const p = { file: located.file, line: located.lineOf(path), field: fieldName(path), message };
     const key = `${p.line}|${p.field}|${p.message}`;
     if (!seen.has(key)) {

@@ -3,7 +3,7 @@
 // on the same field (another kind, another code, another factor) stays new.
 
 import semver from "semver";
-import { protocolIn } from "../../zcash/protocol-version.js";
+import { protocolIn } from "../corpus/protocol-version.js";
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { Divergence } from "../diff/divergence.js";
 import type { Transport } from "../targets/observation.js";

@@ -96,6 +96,11 @@ describe("ledger", () => {
     }
   });
 
+  test("a misspelt field gets the closest known name, as in the config", () => {
+    const bad = "quirks:\n  - id: x\n    title: t\n    kind: value\n    builds: [{ implementation: zaino }]\n    match: {}\n    reference: r\n    staus: open\n";
+    expect(() => parseLedger(bad, "cases/quirks.yaml")).toThrow("cases/quirks.yaml:8: quirks[0].staus: is not a known field (did you mean status?)");
+  });
+
   test("bad ranges and duplicate ids are reported", () => {
     const bad = LEDGER.replace('versions: ">=0.9.0"', 'versions: "lots"').replace("id: old-protocol", "id: zaino-internal");
     expect(() => parseLedger(bad, "q.yaml")).toThrow(/q\.yaml:\d+: quirks\[1\]\.builds\[0\]\.versions: not a semver range[\s\S]*duplicate id "zaino-internal"/);

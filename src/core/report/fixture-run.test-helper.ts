@@ -4,12 +4,12 @@
 import { inputsFromFixture } from "../../cli/inputs.js";
 import type { CaseFilter } from "../../cli/select.js";
 import type { ProfileName } from "../../zcash/fixture/network.js";
-import { deriveFromOracle } from "../../zcash/oracle/derive.js";
 import type { Reporter, RunEvent } from "../results/events.js";
 import { runSession, type SessionResult } from "../run/session.js";
 import type { RunConfig } from "../targets/config.js";
 import type { Quirk } from "../ledger/quirk.js";
 import { selectCases } from "../../cli/select.js";
+import { lightwalletProtocol } from "../../zcash/protocol.js";
 
 export interface FixtureRun {
   events: RunEvent[];
@@ -26,7 +26,7 @@ export async function fixtureRun(o: { profiles?: ProfileName[]; filter?: CaseFil
   try {
     const session = await runSession({
       config: inputs.config, cases: selectCases(inputs.cases, o.filter ?? {}), chain: inputs.chain, ledger: inputs.ledger,
-      reporters: [keep, ...(o.reporters ?? [])], deriveGrpc: deriveFromOracle, allowStale: true,
+      reporters: [keep, ...(o.reporters ?? [])], protocol: lightwalletProtocol, allowStale: true,
     });
     return { events, session, config: inputs.config, ledger: inputs.ledger };
   } finally {

@@ -4,12 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { inputsFromFixture, type RunInputs } from "../../cli/inputs.js";
-import { deriveFromOracle } from "../../zcash/oracle/derive.js";
 import { runSession } from "../run/session.js";
 import { loadCorpus } from "../corpus/load.js";
 import { jsonReporter, jsonReportFrom } from "./json.js";
 import { readJsonReport } from "./json-file.js";
 import type { RunEvent } from "../results/events.js";
+import { lightwalletProtocol } from "../../zcash/protocol.js";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 
@@ -20,9 +20,9 @@ describe("the JSON report file", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "zconform-json-"));
     inputs = await inputsFromFixture({ cases: join(ROOT, "cases") }, { stdout: () => {}, stderr: () => {} });
-    const cases = loadCorpus(join(ROOT, "cases")).filter((c) => ["GetBlockRange", "GetSubtreeRoots", "getrawtransaction", "GetTransaction"].includes(c.method));
+    const cases = loadCorpus(join(ROOT, "cases"), lightwalletProtocol).filter((c) => ["GetBlockRange", "GetSubtreeRoots", "getrawtransaction", "GetTransaction"].includes(c.method));
     await runSession({
-      ...inputs, cases, deriveGrpc: deriveFromOracle,
+      ...inputs, cases, protocol: lightwalletProtocol,
       reporters: [jsonReporter(join(dir, "r.json")), { onEvent: (e) => events.push(e), finish: async () => {} }],
     });
   }, 120_000);

@@ -7,7 +7,6 @@ import type { Divergence } from "../diff/divergence.js";
 import type { Verdict } from "../diff/verdict.js";
 import type { PatchOp } from "../diff/patch.js";
 import type { Fault, Transport } from "../targets/observation.js";
-import type { Drift } from "../../modes/golden/drift.js";
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -45,6 +44,14 @@ export interface ClassifiedDivergence extends Divergence {
   quirk: string | null;
   /** Set when the build speaks a protocol version the case's expectation does not cover. */
   protocolNote?: string;
+}
+
+/** A build's answer against its recorded golden (src/modes/golden), judged after the case. */
+export interface Drift {
+  build: string;
+  /** unchanged; changed (divergences say how); unrecorded (no golden for this answer). */
+  status: "unchanged" | "changed" | "unrecorded";
+  divergences: Divergence[];
 }
 
 export interface CaseResult {

@@ -2,10 +2,11 @@ import { describe, expect, test } from "@jest/globals";
 import { parseCaseFile } from "../corpus/load.js";
 import { formatProblem, ProblemsError } from "../io/located-yaml.js";
 import { planCases } from "./plan.js";
+import { lightwalletProtocol } from "../../zcash/protocol.js";
 
 function problems(file: string, text: string, transport: "grpc" | "jsonrpc"): string[] {
   try {
-    planCases(parseCaseFile(text, file, transport), { tip: 10 }, "fixture");
+    planCases(parseCaseFile(text, file, transport, lightwalletProtocol), { tip: 10 }, "fixture", lightwalletProtocol);
   } catch (e) {
     if (e instanceof ProblemsError) return e.problems.map(formatProblem);
     throw e;

@@ -4,13 +4,13 @@
 // an anchor the chain does not define only skips the case, with the reason.
 
 import { fromBinary, fromJson, toJson, type DescMethod, type JsonValue, type Message } from "@bufbuild/protobuf";
-import { CompactTxStreamer } from "../../zcash/gen/walletrpc/service_pb.js";
 import type { Case } from "../corpus/case.js";
 import { AnchorSyntaxError, MissingAnchorError, resolveAnchors, type Anchors } from "../corpus/anchors.js";
 import { ProblemsError, type Problem } from "../io/located-yaml.js";
 import { canonGrpc, grpcCanonOptions } from "../canon/grpc.js";
 import { parseVolatile } from "../canon/volatile.js";
 import type { GrpcObservation } from "../targets/observation.js";
+import type { Protocol } from "./protocol.js";
 
 export type GrpcPlannedRequest = Message | Uint8Array | (Message | Uint8Array)[];
 
@@ -26,10 +26,9 @@ export interface PlannedCase {
   skipped?: string;
 }
 
-const RPCS = new Map(CompactTxStreamer.methods.map((m) => [m.name, m]));
-
-export function rpcOf(name: string): DescMethod | undefined {
-  return RPCS.get(name);
+/** The rpc of the protocol's service with this name. */
+export function rpcOf(protocol: Pick<Protocol, "service">, name: string): DescMethod | undefined {
+  return protocol.service.methods.find((m) => m.name === name);
 }
 
 /**
@@ -57,7 +56,7 @@ function jsonOfRequest(rpc: DescMethod, request: Message | Uint8Array): JsonValu
   return toJson(rpc.input, request as never);
 }
 
-export function planCase(c: Case, anchors: Anchors, chain: string): PlannedCase {
+export function planCase(c: Case, anchors: Anchors, chain: string, protocol: Pick<Protocol, "service">): PlannedCase {
   if (c.chains && !c.chains.includes(chain)) return { case: c, skipped: `only for chains ${c.chains.join(", ")}` };
   let resolved: unknown;
   try {
@@ -70,7 +69,7 @@ export function planCase(c: Case, anchors: Anchors, chain: string): PlannedCase 
     checkVolatile(c, () => parseVolatile(c.volatile));
     return { case: c, request: resolved as unknown[], requestJson: resolved as JsonValue };
   }
-  const rpc = rpcOf(c.method);
+  const rpc = rpcOf(protocol, c.method);
   if (!rpc) throw new Error(`${c.source.file}:${c.source.line}: unknown rpc ${c.method}`);
   checkVolatile(c, () => canonGrpc(NO_ANSWER, rpc.output, grpcCanonOptions(rpc, c)));
   const clientStreaming = rpc.methodKind === "client_streaming";
@@ -103,12 +102,12 @@ function checkVolatile(c: Case, check: () => unknown): void {
 }
 
 /** Plans every case; all corpus problems are collected and thrown together. */
-export function planCases(cases: readonly Case[], anchors: Anchors, chain: string): PlannedCase[] {
+export function planCases(cases: readonly Case[], anchors: Anchors, chain: string, protocol: Pick<Protocol, "service">): PlannedCase[] {
   const problems: Problem[] = [];
   const planned: PlannedCase[] = [];
   for (const c of cases) {
     try {
-      planned.push(planCase(c, anchors, chain));
+      planned.push(planCase(c, anchors, chain, protocol));
     } catch (e) {
       const reason = e instanceof AnchorSyntaxError ? e.message : (e as Error).message.replace(/^[^:]+:\d+: /, "");
       problems.push({ file: c.source.file, line: c.source.line, field: `${c.id}.${e instanceof VolatileError ? "volatile" : "request"}`, message: reason });

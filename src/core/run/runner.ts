@@ -3,7 +3,7 @@
 // classified as soon as all its answers are in. A build that is down, hangs or answers
 // garbage yields an observation with a fault (the targets guarantee it), never a crash.
 
-import { protocolIn } from "../../zcash/protocol-version.js";
+import { protocolIn } from "../corpus/protocol-version.js";
 import type { Build } from "../targets/config.js";
 import type { GrpcTarget } from "../targets/grpc.js";
 import type { JsonRpcTarget } from "../targets/jsonrpc.js";
@@ -14,8 +14,8 @@ import { broadcastRisk } from "./broadcast.js";
 import { judgeCase } from "./judge.js";
 import { limiter, mapLimited, type Limiter } from "./limit.js";
 import type { GrpcPlannedRequest, PlannedCase } from "./plan.js";
+import type { Protocol } from "./protocol.js";
 import type { CaseResult, ClassifiedDivergence } from "../results/result.js";
-import { driftOf } from "../../modes/golden/drift.js";
 
 export interface OracleSource {
   /** e.g. the oracle's JSON-RPC URL. */
@@ -35,6 +35,8 @@ export interface Connections {
 export type Classifier = (d: Divergence, build: Build, c: Case) => string | null;
 
 export interface RunOptions {
+  /** Says which cases could broadcast (see broadcast.ts). */
+  protocol: Pick<Protocol, "sendsTransaction">;
   builds: readonly Build[];
   connections: Connections;
   oracle?: OracleSource;
@@ -48,8 +50,6 @@ export interface RunOptions {
   onResult?: (r: CaseResult, done: number, total: number, index: number) => void;
   /** Stops starting new cases; those in flight finish. */
   signal?: AbortSignal;
-  /** Compare every answer with its recorded golden. */
-  golden?: { root: string; chain: string };
   /** Send cases that carry a valid transaction (see broadcast.ts); default false. */
   allowBroadcast?: boolean;
 }
@@ -121,7 +121,7 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
     return skippedResult(pc, c.servedBy ? `no configured ${c.servedBy.join("/")} build serves ${c.transport}` : `no configured build serves ${c.transport}`);
   }
   // Checked before anything is sent, to the builds or to the oracle.
-  const risk = o.allowBroadcast ? undefined : broadcastRisk(pc);
+  const risk = o.allowBroadcast ? undefined : broadcastRisk(pc, o.protocol);
   if (risk) return skippedResult(pc, risk);
   const older = c.expect.kind === "oracle" && o.oracle ? olderVersions(c, builds, o.protocolVersions) : [];
   const [answers, oracle, olderAnswers] = await Promise.all([
@@ -150,7 +150,6 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
     verdict: j.verdict, answers: j.answers, ...(j.oracle ? { oracle: j.oracle } : {}),
     ...(j.olderOracles ? { olderOracles: j.olderOracles } : {}),
     divergences, volatile: c.volatile, excluded: j.excluded, unordered: c.unordered, patches: j.patches,
-    ...(o.golden ? { drift: driftOf(c, j.answers, o.golden.root, o.golden.chain) } : {}),
   };
 }
 

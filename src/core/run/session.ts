@@ -3,8 +3,6 @@
 // Whatever happens (a build down, an interruption), the reporters still get run-end
 // and write what there is.
 
-import { create, fromBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
-import { CompactTxStreamer, ChainSpecSchema, EmptySchema, BlockIDSchema, LightdInfoSchema } from "../../zcash/gen/walletrpc/service_pb.js";
 import type { Case } from "../corpus/case.js";
 import { withDynamic, type ChainProfile } from "../corpus/chain-profile.js";
 import { classify } from "../ledger/classify.js";
@@ -13,13 +11,13 @@ import type { Quirk } from "../ledger/quirk.js";
 import { describeEndpoint, secretsOf, type Build, type RunConfig } from "../targets/config.js";
 import { grpcTarget, type GrpcTarget } from "../targets/grpc.js";
 import { jsonRpcTarget, type JsonRpcTarget } from "../targets/jsonrpc.js";
-import { jsonRpcOracle, type GrpcDeriver } from "../../zcash/oracle/source.js";
 import { VERSION } from "../../version.js";
 import type { BuildInfo, Reporter, RunEvent, RunSummary } from "../results/events.js";
 import { planCases } from "./plan.js";
 import { scrubber } from "./redact.js";
-import type { CaseResult } from "../results/result.js";
+import type { CaseResult, Drift } from "../results/result.js";
 import { REPORT_SCHEMA_VERSION } from "../results/result.js";
+import type { Protocol } from "./protocol.js";
 import { runCases, type Connections } from "./runner.js";
 
 export interface SessionOptions {
@@ -28,15 +26,15 @@ export interface SessionOptions {
   chain: ChainProfile;
   ledger: readonly Quirk[];
   reporters: readonly Reporter[];
-  /** Derivation of gRPC answers from the oracle (src/zcash/oracle). */
-  deriveGrpc?: (oracle: JsonRpcTarget) => GrpcDeriver;
+  /** The protocol the builds serve (src/zcash/protocol.ts for lightwallet servers). */
+  protocol: Protocol;
   allowStale?: boolean;
   signal?: AbortSignal;
   shard?: { index: number; count: number };
   caseConcurrency?: number;
   today?: Date;
-  /** Compare answers with goldens recorded under this folder (golden/<chain>/<build>/…). */
-  goldenRoot?: string;
+  /** Each judged case's answers against their recorded goldens (src/modes/golden). */
+  drift?: (r: CaseResult) => Drift[];
   /** Send cases that carry a valid transaction; honoured only on a regtest chain. */
   allowBroadcast?: boolean;
 }
@@ -56,61 +54,6 @@ function openConnections(builds: readonly Build[]): Connections {
     if (b.jsonrpc) jsonrpc.set(b.name, jsonRpcTarget(b.jsonrpc, { connections: b.concurrency }));
   }
   return { grpc, jsonrpc };
-}
-
-const getLatest = CompactTxStreamer.method.getLatestBlock;
-const getInfo = CompactTxStreamer.method.getLightdInfo;
-
-/**
- * Startup calls (tip, protocol versions) get the build's own deadline, capped: a build
- * that hangs must not hold the run longer than its cases would.
- */
-const STARTUP_DEADLINE_MS = 10_000;
-const startupDeadline = (b: Build | undefined) => Math.min(b?.deadlineMs ?? STARTUP_DEADLINE_MS, STARTUP_DEADLINE_MS);
-
-/** The message of a good unary answer, or undefined: a build's garbage must not end the run. */
-function decodedAnswer<D extends DescMessage>(schema: D, obs: { code: number; messages: Uint8Array[] }): MessageShape<D> | undefined {
-  if (obs.code !== 0 || obs.messages.length !== 1) return undefined;
-  try {
-    return fromBinary(schema, obs.messages[0]!);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The chain tip, from the oracle when there is one, else from the first gRPC build. */
-async function tipOf(oracle: JsonRpcTarget | undefined, conns: Connections, builds: readonly Build[]): Promise<{ height: number; hash: string } | undefined> {
-  if (oracle) {
-    const [count, best] = await Promise.all([oracle.call("getblockcount", []), oracle.call("getbestblockhash", [])]);
-    try {
-      const h = JSON.parse(Buffer.from(count.body).toString("utf8")).result;
-      const hash = JSON.parse(Buffer.from(best.body).toString("utf8")).result;
-      if (typeof h === "number" && typeof hash === "string") return { height: h, hash };
-    } catch {
-      // falls through to the builds
-    }
-  }
-  for (const [name, target] of conns.grpc) {
-    const obs = await target.call(getLatest, create(ChainSpecSchema), { deadlineMs: startupDeadline(builds.find((b) => b.name === name)) });
-    const id = decodedAnswer(BlockIDSchema, obs);
-    if (!id) continue;
-    return { height: Number(id.height), hash: Buffer.from(id.hash).reverse().toString("hex") };
-  }
-  return undefined;
-}
-
-/** Protocol version per build: declared in the config, else what GetLightdInfo says. */
-async function protocolVersions(builds: readonly Build[], conns: Connections): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  await Promise.all(builds.map(async (b) => {
-    if (b.protocolVersion) return out.set(b.name, b.protocolVersion);
-    const target = conns.grpc.get(b.name);
-    if (!target) return;
-    const obs = await target.call(getInfo, create(EmptySchema), { deadlineMs: startupDeadline(b) });
-    const v = decodedAnswer(LightdInfoSchema, obs)?.lightwalletProtocolVersion;
-    if (v) out.set(b.name, v);
-  }));
-  return out;
 }
 
 export function buildInfo(b: Build, protocolVersion: string | undefined): BuildInfo {
@@ -162,6 +105,9 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   // Reporters (and the results handed back) only ever see copies with secrets masked.
   const scrub = scrubber(secretsOf(o.config));
   const safeResults = new Map<CaseResult, CaseResult>();
+  const judged = new Map<CaseResult, CaseResult>();
+  // Drift is judged after the case, against the answers the runner kept.
+  const withDrift = (r: CaseResult): CaseResult => (o.drift && !r.skipped ? { ...r, drift: o.drift(r) } : r);
   const emit = (e: RunEvent) => {
     const safe = scrub(e);
     o.reporters.forEach((r) => r.onEvent(safe));
@@ -171,9 +117,9 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   // is above Zebra's own 50 MiB response cap.
   const oracleTarget = o.config.oracle ? jsonRpcTarget(o.config.oracle.jsonrpc, { deadlineMs: o.config.defaults.deadlineMs }) : undefined;
   try {
-    const [tip, versions] = await Promise.all([tipOf(oracleTarget, conns, o.config.builds), protocolVersions(o.config.builds, conns)]);
+    const { tip, protocolVersions: versions } = await o.protocol.startFacts({ ...(oracleTarget ? { oracle: oracleTarget } : {}), connections: conns, builds: o.config.builds });
     const anchors = tip ? withDynamic(o.chain, tip) : o.chain.anchors;
-    const planned = planCases(o.cases, anchors, o.chain.name);
+    const planned = planCases(o.cases, anchors, o.chain.name, o.protocol);
     const builds = o.config.builds.map((b) => buildInfo(b, versions.get(b.name)));
     emit({
       type: "run-start", schemaVersion: REPORT_SCHEMA_VERSION, tool: { name: "zconform", version: VERSION },
@@ -183,22 +129,26 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     });
     const byName = new Map(o.config.builds.map((b) => [b.name, b]));
     const identity = (b: Build) => ({ name: b.name, implementation: b.implementation, version: b.version, protocolVersion: versions.get(b.name) });
-    const { results, partial } = await runCases(planned, {
+    const run = await runCases(planned, {
+      protocol: o.protocol,
       builds: o.config.builds,
       connections: conns,
-      ...(oracleTarget ? { oracle: jsonRpcOracle(oracleTarget, o.deriveGrpc?.(oracleTarget)) } : {}),
+      ...(oracleTarget ? { oracle: o.protocol.oracle(oracleTarget) } : {}),
       classify: (d, b, c) => classify(o.ledger, d, { caseId: c.id, method: c.method, transport: c.transport }, identity(byName.get(b.name)!)),
       protocolVersions: versions,
       caseConcurrency: o.caseConcurrency,
       signal: o.signal,
       allowBroadcast: o.allowBroadcast === true && o.chain.network === "regtest",
-      ...(o.goldenRoot ? { golden: { root: o.goldenRoot, chain: o.chain.name } } : {}),
-      onResult: (result, done, total, index) => {
+      onResult: (raw, done, total, index) => {
+        const result = withDrift(raw);
+        judged.set(raw, result);
         const safe = scrub(result);
         safeResults.set(result, safe);
         o.reporters.forEach((r) => r.onEvent({ type: "case-result", result: safe, done, total, index }));
       },
     });
+    const { partial } = run;
+    const results = run.results.map((r) => judged.get(r) ?? withDrift(r));
     const findings = ledgerFindings(o.ledger, results, o.config.builds.map(identity), o.today);
     const summary = summarize(results, findings, performance.now() - t0);
     // A shard cannot tell stale entries: the cases that show one may be in another

@@ -2,27 +2,18 @@
 // messages that name the field in the user's terms and point at the right line.
 
 import type { ErrorObject } from "ajv";
+import { hintFor } from "../io/did-you-mean.js";
+import { pathOfPointer, ProblemsError, type Problem } from "../io/located-yaml.js";
 import { KNOWN_KEYS } from "./config-schema.js";
 import { pointer, type Path, type YamlData } from "./config-yaml.js";
 
-export interface ConfigProblem {
-  file: string;
-  line: number;
-  /** `builds[1].grpc.url`; "" for the file as a whole. */
-  field: string;
-  message: string;
-}
+/** A config problem is a problem of a user's YAML file like any other (src/core/io/located-yaml.ts). */
+export type ConfigProblem = Problem;
 
-export function formatProblem(p: ConfigProblem): string {
-  return `${p.file}:${p.line}: ${p.field ? p.field + ": " : ""}${p.message}`;
-}
-
-export class ConfigError extends Error {
-  readonly problems: ConfigProblem[];
+export class ConfigError extends ProblemsError {
   constructor(problems: ConfigProblem[]) {
-    super(problems.map(formatProblem).join("\n"));
+    super(problems);
     this.name = "ConfigError";
-    this.problems = problems;
   }
 }
 
@@ -40,7 +31,7 @@ export function schemaProblems(errors: ErrorObject[], yaml: YamlData): SchemaPro
   const done = new Set<string>();
   for (const e of errors) {
     if (e.schemaPath.includes("/propertyNames/") && e.keyword !== "propertyNames") continue;
-    const path = pathOf(e.instancePath);
+    const path = pathOfPointer(e.instancePath);
     let p: SchemaProblem;
     switch (e.keyword) {
       case "required":
@@ -48,8 +39,7 @@ export function schemaProblems(errors: ErrorObject[], yaml: YamlData): SchemaPro
         break;
       case "additionalProperties": {
         const extra = (e.params as { additionalProperty: string }).additionalProperty;
-        const hint = closest(extra, KNOWN_KEYS);
-        p = { path: [...path, extra], message: `unknown field${hint ? ` (did you mean ${hint}?)` : ""}`, atKey: true };
+        p = { path: [...path, extra], message: `unknown field${hintFor(extra, KNOWN_KEYS)}`, atKey: true };
         break;
       }
       case "propertyNames": {
@@ -70,15 +60,6 @@ export function schemaProblems(errors: ErrorObject[], yaml: YamlData): SchemaPro
   return out;
 }
 
-function pathOf(instancePath: string): Path {
-  if (instancePath === "") return [];
-  return instancePath
-    .slice(1)
-    .split("/")
-    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
-}
-
 function plainMessage(e: ErrorObject): string {
   if (e.keyword === "type") {
     const words: Record<string, string> = {
@@ -93,32 +74,4 @@ function plainMessage(e: ErrorObject): string {
     return words[t] ?? `must be ${t}`;
   }
   return e.message ?? e.keyword;
-}
-
-function closest(word: string, candidates: readonly string[]): string | undefined {
-  const norm = (s: string) => s.toLowerCase().replace(/[_-]/g, "");
-  let best: string | undefined;
-  let bestScore = Infinity;
-  for (const c of new Set(candidates)) {
-    const d = distance(norm(word), norm(c));
-    if (d < bestScore) {
-      best = c;
-      bestScore = d;
-    }
-  }
-  return bestScore <= Math.max(1, Math.floor(word.length / 4)) ? best : undefined;
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length]!;
 }

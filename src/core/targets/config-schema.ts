@@ -47,7 +47,7 @@ const endpoint = {
   },
 };
 
-export const IMPLEMENTATIONS = ["lightwalletd", "zaino", "ztreamer", "zebrad", "other"] as const;
+export const BUILD_IMPLEMENTATIONS = ["lightwalletd", "zaino", "ztreamer", "zebrad", "other"] as const;
 
 export const configSchema = {
   type: "object",
@@ -77,8 +77,8 @@ export const configSchema = {
         properties: {
           name: { type: "string", pattern: NAME, "x-message": NAME_MESSAGE },
           implementation: {
-            enum: IMPLEMENTATIONS,
-            "x-message": `must be one of ${IMPLEMENTATIONS.join(", ")}`,
+            enum: BUILD_IMPLEMENTATIONS,
+            "x-message": `must be one of ${BUILD_IMPLEMENTATIONS.join(", ")}`,
           },
           version: { type: "string", minLength: 1, "x-message": "must be a version string" },
           protocolVersion: {

@@ -37,17 +37,6 @@ export function pointer(path: Path): string {
   return path.map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
 }
 
-/** `builds[1].grpc.url`, `defaults.deadlineMs`, `headers["x-api-key"]`. */
-export function fieldName(path: Path): string {
-  let out = "";
-  for (const p of path) {
-    if (typeof p === "number") out += `[${p}]`;
-    else if (/^[A-Za-z_$][\w$]*$/.test(p)) out += out === "" ? p : `.${p}`;
-    else out += `[${JSON.stringify(p)}]`;
-  }
-  return out;
-}
-
 /** Fields whose values are credentials (header values count too). */
 const SECRET_VALUES = new Set(["password", "bearerToken"]);
 

@@ -7,16 +7,18 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { ConfigError, schemaProblems, type ConfigProblem } from "./config-errors.js";
-import { configSchema, type IMPLEMENTATIONS } from "./config-schema.js";
-import { fieldName, pointer, readYaml, type Path } from "./config-yaml.js";
+import { configSchema, type BUILD_IMPLEMENTATIONS } from "./config-schema.js";
+import { fieldName } from "../io/located-yaml.js";
+import { pointer, readYaml, type Path } from "./config-yaml.js";
 import type { Auth, GrpcEndpoint, JsonRpcEndpoint } from "./endpoint.js";
 
 export type { Auth, GrpcEndpoint, JsonRpcEndpoint } from "./endpoint.js";
 export { describeEndpoint, isInsecure } from "./endpoint.js";
 export { redact, secretsOf } from "./secrets.js";
-export { ConfigError, formatProblem, type ConfigProblem } from "./config-errors.js";
+export { ConfigError, type ConfigProblem } from "./config-errors.js";
+export { formatProblem } from "../io/located-yaml.js";
 
-export type Implementation = (typeof IMPLEMENTATIONS)[number];
+export type Implementation = (typeof BUILD_IMPLEMENTATIONS)[number];
 
 export interface Limits {
   concurrency: number;

@@ -42,8 +42,15 @@ beforeAll(async () => {
         req.socket.destroy();
         return;
       }
-      const { id, method } = JSON.parse(body) as { id: number; method: string };
       const json = { "content-type": "application/json; charset=utf-8" };
+      const parsed = JSON.parse(body) as { id: number; method: string } | { id: number; method: string }[];
+      if (Array.isArray(parsed)) {
+        // "nobatch" plays a node without batches: one answer object for the whole array.
+        if (parsed[0]?.method === "nobatch") res.writeHead(200, json).end(OK_BODY(null));
+        else res.writeHead(200, json).end(JSON.stringify(parsed.map((c) => ({ jsonrpc: "2.0", result: c.method, id: c.id })).reverse()));
+        return;
+      }
+      const { id, method } = parsed;
       switch (method) {
         case "html500":
           res.writeHead(500, { "content-type": "text/html" }).end("<html><body>Internal Server Error</body></html>");
@@ -122,6 +129,22 @@ describe("jsonrpc client", () => {
       expect(sent.headers.authorization).toBe("Basic " + Buffer.from(`__cookie__:${token}`).toString("base64"));
       await t.call("getblock", ["00ab", 1]);
       expect(requests.at(-1)!.body).toBe('{"jsonrpc":"2.0","id":2,"method":"getblock","params":["00ab",1]}');
+    });
+  });
+
+  test("a batch is one request, ids 0..n-1; its body is the array of answers as the server sent it", async () => {
+    await withTarget(async (t) => {
+      const obs = await t.batch("getblock", [["1", 1], ["2", 1]]);
+      expect(obs.fault).toBeUndefined();
+      expect(JSON.parse(requests.at(-1)!.body)).toEqual([
+        { jsonrpc: "2.0", id: 0, method: "getblock", params: ["1", 1] },
+        { jsonrpc: "2.0", id: 1, method: "getblock", params: ["2", 1] },
+      ]);
+      expect(JSON.parse(Buffer.from(obs.body).toString("utf8"))).toEqual([
+        { jsonrpc: "2.0", result: "getblock", id: 1 }, { jsonrpc: "2.0", result: "getblock", id: 0 },
+      ]);
+      const single = await t.batch("nobatch", [[]]);
+      expect(single.fault).toEqual({ kind: "wrong-id", detail: "answer to a batch is not an array (no batch support?)" });
     });
   });
 

@@ -45,6 +45,12 @@ export interface JsonRpcTarget {
   readonly endpoint: JsonRpcEndpoint;
   /** `params` is always sent as an array; omitted means `[]`. */
   call(method: string, params?: readonly unknown[], opts?: JsonRpcCallOptions): Promise<JsonRpcObservation>;
+  /**
+   * One HTTP request holding a batch: the method once per params list, with ids 0..n−1.
+   * The body is the array of answers in the server's order; an answer that is not an
+   * array (a server without batches) is a wrong-id fault. `opts.id` is ignored.
+   */
+  batch(method: string, params: readonly (readonly unknown[])[], opts?: JsonRpcCallOptions): Promise<JsonRpcObservation>;
   /** Lets in-flight calls finish, then closes the connections. */
   close(): Promise<void>;
   /** Closes at once; in-flight calls resolve with a fault. */
@@ -77,15 +83,18 @@ export function jsonRpcTarget(endpoint: JsonRpcEndpoint, defaults: JsonRpcTarget
     return agent;
   };
 
-  async function call(
-    method: string,
-    params: readonly unknown[] = [],
-    callOpts: JsonRpcCallOptions = {},
-  ): Promise<JsonRpcObservation> {
-    const opts = { ...defaults, ...callOpts, headers: { ...defaults.headers, ...callOpts.headers } };
+  function call(method: string, params: readonly unknown[] = [], callOpts: JsonRpcCallOptions = {}): Promise<JsonRpcObservation> {
     const id = callOpts.id ?? nextId++;
     // A param JSON cannot represent (bigint, cycle) is the caller's bug: this throws.
-    const body = JSON.stringify({ jsonrpc: "2.0", id, method, params: [...params] });
+    return post(method, JSON.stringify({ jsonrpc: "2.0", id, method, params: [...params] }), id, callOpts);
+  }
+
+  function batch(method: string, params: readonly (readonly unknown[])[], callOpts: JsonRpcCallOptions = {}): Promise<JsonRpcObservation> {
+    return post(method, JSON.stringify(params.map((p, id) => ({ jsonrpc: "2.0", id, method, params: [...p] }))), BATCH, callOpts);
+  }
+
+  async function post(method: string, body: string, id: number | typeof BATCH, callOpts: JsonRpcCallOptions): Promise<JsonRpcObservation> {
+    const opts = { ...defaults, ...callOpts, headers: { ...defaults.headers, ...callOpts.headers } };
     const deadlineMs = opts.deadlineMs ?? DEFAULT_JSONRPC_DEADLINE_MS;
     const maxBytes = opts.maxMessageBytes ?? DEFAULT_JSONRPC_MAX_BYTES;
     const startedAt = Date.now();
@@ -169,6 +178,7 @@ export function jsonRpcTarget(endpoint: JsonRpcEndpoint, defaults: JsonRpcTarget
     url: endpoint.url,
     endpoint,
     call,
+    batch,
     close: async () => {
       await agent?.close();
     },
@@ -178,7 +188,10 @@ export function jsonRpcTarget(endpoint: JsonRpcEndpoint, defaults: JsonRpcTarget
   };
 }
 
-function checkBody(obs: JsonRpcObservation, contentType: string | string[] | undefined, id: number): Fault | undefined {
+/** The id a batch is checked with: its answer must be an array, whose elements the caller matches. */
+const BATCH = Symbol("batch");
+
+function checkBody(obs: JsonRpcObservation, contentType: string | string[] | undefined, id: number | typeof BATCH): Fault | undefined {
   if (obs.httpStatus !== 200) return { kind: "http-status", detail: `HTTP status ${obs.httpStatus}` };
   if (obs.body.length === 0) return { kind: "empty-body", detail: "HTTP 200 with an empty body" };
   const ct = Array.isArray(contentType) ? contentType.join(", ") : contentType;
@@ -191,6 +204,7 @@ function checkBody(obs: JsonRpcObservation, contentType: string | string[] | und
   } catch (e) {
     return { kind: "invalid-json", detail: (e as Error).message };
   }
+  if (id === BATCH) return Array.isArray(parsed) ? undefined : { kind: "wrong-id", detail: "answer to a batch is not an array (no batch support?)" };
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     return { kind: "wrong-id", detail: `answer is ${Array.isArray(parsed) ? "an array" : "not an object"}, not a reply to request id ${id}` };
   }

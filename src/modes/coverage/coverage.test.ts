@@ -5,8 +5,9 @@ import { loadCorpus } from "../../core/corpus/load.js";
 import { coverageCommand } from "../../cli/coverage.js";
 import { coverageOf, formatCoverage } from "./coverage.js";
 import { inventory } from "./inventory.js";
+import { lightwalletProtocol } from "../../zcash/protocol.js";
 
-const corpus = loadCorpus("cases");
+const corpus = loadCorpus("cases", lightwalletProtocol);
 const fixture = loadChainProfile("cases", "fixture");
 const chain: ChainProfile = { name: "t", network: "regtest", anchors: { tip: 10 }, dynamic: {} };
 
@@ -16,7 +17,7 @@ function grpcCase(id: string, method: string, request: unknown): Case {
 
 describe("inventory", () => {
   test("every rpc, the fields its request reaches by full path, and the enum values of those fields", () => {
-    const inv = inventory();
+    const inv = inventory(lightwalletProtocol);
     expect(inv.rpcs).toHaveLength(20);
     const paths = inv.fields.map((f) => f.path);
     expect(paths).toEqual(expect.arrayContaining(["BlockRange.start.hash", "BlockRange.poolTypes", "TransparentAddressBlockFilter.range.end.height", "GetMempoolTxRequest.exclude_txid_suffixes"]));
@@ -32,7 +33,7 @@ describe("coverageOf", () => {
       grpcCase("a", "GetBlockRange", { start: { height: 0 }, end: { hash: "AQI=" }, poolTypes: ["IRONWOOD"] }),
       grpcCase("b", "GetSubtreeRoots", { startIndex: 0 }),
       grpcCase("c", "GetBlockRangeNullifiers", { end: { height: 2 } }),
-    ], chain);
+    ], chain, lightwalletProtocol);
     const set = (p: string) => c.fields.find((f) => f.path === p)!.cases;
     expect(set("BlockRange.start")).toBe(1);
     expect(set("BlockRange.start.height")).toBe(0); // 0 is the default: not exercised
@@ -51,7 +52,7 @@ describe("coverageOf", () => {
       grpcCase("w", "GetBlock", { $wire: { $hex: "1202abcd" } }),
       grpcCase("bad", "GetTreeState", { $wire: { $hex: "ff" } }),
       grpcCase("s", "GetTaddressBalanceStream", [{ address: "t1x" }, { $wire: { $hex: "0a0174" } }]),
-    ], chain);
+    ], chain, lightwalletProtocol);
     expect(c.fields.find((f) => f.path === "BlockID.hash")!.byRpc).toEqual({ GetBlock: 1, GetBlockNullifiers: 0, GetTreeState: 0 });
     expect(c.undecodable).toBe(1);
     expect(c.rpcs.find((r) => r.name === "GetTreeState")!.cases).toBe(1);
@@ -59,7 +60,7 @@ describe("coverageOf", () => {
   });
 
   test("cases the chain cannot plan count for their rpc and are listed", () => {
-    const c = coverageOf([grpcCase("x", "GetBlock", { height: "${no_such_anchor}" })], chain);
+    const c = coverageOf([grpcCase("x", "GetBlock", { height: "${no_such_anchor}" })], chain, lightwalletProtocol);
     expect(c.skipped).toEqual([{ id: "GetBlock/x", reason: 'chain "t" has no anchor "no_such_anchor"' }]);
     expect(c.unexercised.rpcs).not.toContain("GetBlock");
   });
@@ -67,11 +68,11 @@ describe("coverageOf", () => {
 
 describe("the shipped corpus", () => {
   test("leaves no rpc of CompactTxStreamer without a case", () => {
-    expect(coverageOf(corpus, fixture).unexercised.rpcs).toEqual([]);
+    expect(coverageOf(corpus, fixture, lightwalletProtocol).unexercised.rpcs).toEqual([]);
   });
 
   test("without the cases of one rpc, that rpc is reported", () => {
-    const c = coverageOf(corpus.filter((x) => !(x.transport === "grpc" && x.method === "GetSubtreeRoots")), fixture);
+    const c = coverageOf(corpus.filter((x) => !(x.transport === "grpc" && x.method === "GetSubtreeRoots")), fixture, lightwalletProtocol);
     expect(c.unexercised.rpcs).toEqual(["GetSubtreeRoots"]);
     expect(c.unexercised.fields).toEqual(expect.arrayContaining(["GetSubtreeRootsArg.maxEntries"]));
     expect(formatCoverage(c).join("\n")).toMatch(/rpcs without a case:\n {2}GetSubtreeRoots/);
@@ -84,7 +85,7 @@ describe("the shipped corpus", () => {
     const out = JSON.parse(lines.join("\n"));
     expect(Object.keys(out)).toEqual(["chain", "cases", "planned", "skipped", "rpcs", "fields", "enumValues", "jsonrpcMethods", "unexercised", "undecodable"]);
     expect(out.chain).toBe("fixture");
-    expect(out.rpcs.map((r: { name: string }) => r.name)).toEqual(inventory().rpcs.map((r) => r.name));
+    expect(out.rpcs.map((r: { name: string }) => r.name)).toEqual(inventory(lightwalletProtocol).rpcs.map((r) => r.name));
     const again: string[] = [];
     await coverageCommand({ cases: "cases", json: true }, { stdout: (l) => again.push(l), stderr: () => {} });
     expect(again).toEqual(lines);

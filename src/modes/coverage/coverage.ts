@@ -6,6 +6,7 @@
 import type { Case } from "../../core/corpus/case.js";
 import type { ChainProfile } from "../../core/corpus/chain-profile.js";
 import { planCases, type GrpcPlannedRequest } from "../../core/run/plan.js";
+import type { Protocol } from "../../core/run/protocol.js";
 import { inventory } from "./inventory.js";
 import { emptyExercised, walkRequest } from "./walk.js";
 
@@ -33,9 +34,9 @@ export interface Coverage {
   undecodable: number;
 }
 
-export function coverageOf(cases: readonly Case[], chain: ChainProfile): Coverage {
-  const inv = inventory();
-  const planned = planCases(cases, chain.anchors, chain.name);
+export function coverageOf(cases: readonly Case[], chain: ChainProfile, protocol: Pick<Protocol, "service" | "jsonRpcMethods">): Coverage {
+  const inv = inventory(protocol);
+  const planned = planCases(cases, chain.anchors, chain.name, protocol);
   const count = new Map<string, number>();
   const bump = (key: string) => count.set(key, (count.get(key) ?? 0) + 1);
   const skipped: Coverage["skipped"] = [];

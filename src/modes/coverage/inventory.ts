@@ -1,12 +1,11 @@
-// What the protocol offers a corpus to exercise: every rpc of CompactTxStreamer, every
+// What the protocol offers a corpus to exercise: every rpc of its gRPC service, every
 // field reachable from an rpc's request message (by full path from the request type:
 // `BlockRange.start.hash`), every value of every enum a request can carry, and the
 // JSON-RPC methods the corpus covers. Read from the generated descriptors of proto/, so
 // a new field or enum value shows up here without anyone listing it.
 
 import type { DescEnum, DescField, DescMessage, DescMethod } from "@bufbuild/protobuf";
-import { CompactTxStreamer } from "../../zcash/gen/walletrpc/service_pb.js";
-import { JSONRPC_METHOD_NAMES } from "../../zcash/oracle/jsonrpc-methods.js";
+import type { Protocol } from "../../core/run/protocol.js";
 
 export interface FieldItem {
   /** `BlockRange.start.hash`: the request type, then field names down to this one. */
@@ -54,8 +53,8 @@ export function fieldPaths(desc: DescMessage, prefix = desc.name, seen: readonly
   });
 }
 
-export function inventory(): Inventory {
-  const rpcs = [...CompactTxStreamer.methods];
+export function inventory(protocol: Pick<Protocol, "service" | "jsonRpcMethods">): Inventory {
+  const rpcs = [...protocol.service.methods];
   const fields = new Map<string, FieldItem>();
   const enums = new Map<string, DescEnum>();
   for (const m of rpcs) {
@@ -68,5 +67,5 @@ export function inventory(): Inventory {
     }
   }
   const enumValues = [...enums.values()].flatMap((e) => e.values.map((v) => ({ name: `${e.name}.${v.name}`, enumName: e.name, number: v.number })));
-  return { rpcs, fields: [...fields.values()], enumValues, jsonrpcMethods: JSONRPC_METHOD_NAMES };
+  return { rpcs, fields: [...fields.values()], enumValues, jsonrpcMethods: protocol.jsonRpcMethods };
 }

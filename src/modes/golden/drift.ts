@@ -1,30 +1,28 @@
 // Drift: a build's live answer against its recorded golden, compared like any two
 // answers (same volatile declarations, same byte-for-byte policy).
 
-import type { Case } from "../../core/corpus/case.js";
 import { compareObservations } from "../../core/diff/compare.js";
-import type { Divergence } from "../../core/diff/divergence.js";
 import { rpcOf } from "../../core/run/plan.js";
-import type { Answer } from "../../core/results/result.js";
+import type { Protocol } from "../../core/run/protocol.js";
+import type { CaseResult, Drift } from "../../core/results/result.js";
 import { goldenOf, goldenPath, observationOf, readGolden } from "./store.js";
-
-export interface Drift {
-  build: string;
-  /** unchanged; changed (divergences say how); unrecorded (no golden for this answer). */
-  status: "unchanged" | "changed" | "unrecorded";
-  divergences: Divergence[];
-}
 
 export const GOLDEN_SIDE = "golden";
 
-export function driftOf(c: Case, answers: readonly Answer[], root: string, chain: string): Drift[] {
-  const rpc = c.transport === "grpc" ? rpcOf(c.method) : undefined;
-  return answers.map((a): Drift => {
-    const golden = readGolden(goldenPath(root, chain, a.side, c.id));
+/** Each answer of a judged case against its golden under root/chain. */
+export function driftOf(c: CaseResult, protocol: Pick<Protocol, "service">, root: string, chain: string): Drift[] {
+  const rpc = c.transport === "grpc" ? rpcOf(protocol, c.method) : undefined;
+  return c.answers.map((a): Drift => {
+    const golden = readGolden(goldenPath(root, chain, a.side, c.caseId));
     if (!golden) return { build: a.side, status: "unrecorded", divergences: [] };
-    const cmp = compareObservations(observationOf(golden, c.method), observationOf(goldenOf(c.id, a), c.method), {
+    const cmp = compareObservations(observationOf(golden, c.method), observationOf(goldenOf(c.caseId, a), c.method), {
       left: GOLDEN_SIDE, right: a.side, ...(rpc ? { method: rpc } : {}), volatile: c.volatile, unordered: c.unordered, patch: false,
     });
     return { build: a.side, status: cmp.divergences.length === 0 ? "unchanged" : "changed", divergences: [...cmp.divergences] };
   });
+}
+
+/** The session's drift step for goldens recorded under root/chain. */
+export function goldenDrift(protocol: Pick<Protocol, "service">, root: string, chain: string): (r: CaseResult) => Drift[] {
+  return (r) => driftOf(r, protocol, root, chain);
 }

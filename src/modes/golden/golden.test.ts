@@ -4,14 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadCorpus } from "../../core/corpus/load.js";
 import { startFixtureNetwork, type FixtureNetwork } from "../../zcash/fixture/network.js";
-import { deriveFromOracle } from "../../zcash/oracle/derive.js";
 import { runSession } from "../../core/run/session.js";
 import { DEFAULT_LIMITS, type RunConfig } from "../../core/targets/config.js";
+import { goldenDrift } from "./drift.js";
 import { goldenRecorder } from "./recorder.js";
 import { goldenPath } from "./store.js";
+import { lightwalletProtocol } from "../../zcash/protocol.js";
 
 const CASES = join(import.meta.dirname, "..", "..", "..", "cases");
-const cases = loadCorpus(CASES).filter((c) => ["GetSubtreeRoots", "GetLatestBlock", "GetBlock", "getblock"].includes(c.method));
+const cases = loadCorpus(CASES, lightwalletProtocol).filter((c) => ["GetSubtreeRoots", "GetLatestBlock", "GetBlock", "getblock"].includes(c.method));
 
 describe("goldens", () => {
   let net: FixtureNetwork;
@@ -37,9 +38,9 @@ describe("goldens", () => {
     };
     const recorder = opts.record ? goldenRecorder(dir, "fixture") : undefined;
     return runSession({
-      config, cases, ledger: [], reporters: recorder ? [recorder] : [], deriveGrpc: deriveFromOracle,
+      config, cases, ledger: [], reporters: recorder ? [recorder] : [], protocol: lightwalletProtocol,
       chain: { name: "fixture", network: net.model.network.name, anchors: net.anchors, dynamic: {} },
-      ...(opts.golden ? { goldenRoot: dir } : {}),
+      ...(opts.golden ? { drift: goldenDrift(lightwalletProtocol, dir, "fixture") } : {}),
     });
   };
 

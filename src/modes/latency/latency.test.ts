@@ -3,7 +3,9 @@ import { chainAnchors } from "../../zcash/fixture/chain/anchors.js";
 import { syntheticChain } from "../../zcash/fixture/chain/index.js";
 import { startGrpcServer, type RunningGrpcServer } from "../../zcash/fixture/grpc/server.js";
 import { grpcTarget, type GrpcTarget } from "../../core/targets/grpc.js";
+import { schemaErrors } from "../../../test/schemas.test-helper.js";
 import { runLatency } from "./latency.js";
+import { latencyReport } from "./latency-report.js";
 import { detectPlateau, type Control, type TimedRpc } from "./plateau.js";
 import { CONTROL_REQUEST, DEFAULT_RPCS, probeSpec, type ProbeSpec } from "./probe.js";
 import { histogram, percentile, statsOf } from "./stats.js";
@@ -83,5 +85,8 @@ describe("plateau probe against the fixture (repeated)", () => {
     for (const t of r.timings.filter((x) => x.build === "reference")) expect(t.stats.p50).toBeLessThan(20);
     expect(r.timings.every((t) => t.warmupMs.length === warmup && t.samples.length === 15)).toBe(true);
     expect(r.controls.every((c) => c.answerBytes >= 1400)).toBe(true);
+    const report = latencyReport(r, { startedAt: new Date(), chain: "fixture", builds: [], reference: "reference", calls: 15, warmup, skipped: [] });
+    expect(schemaErrors("latency", report)).toEqual([]);
+    expect([report.kind, report.exitCode]).toEqual(["latency", 1]);
   }, 60_000);
 });

@@ -1,30 +1,22 @@
-// The wire-cost report: JSON (`zconform wirecost --json FILE`, "kind": "wirecost") and a
+// The wire-cost report: JSON (`zconform wirecost --json FILE`, "kind": "wirecost" in the
+// modes' envelope, schemas/wirecost.schema.json) and a
 // table per data item: each build's answers over gRPC and JSON-RPC with bytes, median
 // call time, median decode time and the size relative to the gRPC answer.
 
-import type { BuildInfo } from "../../core/results/events.js";
-import { VERSION } from "../../version.js";
+import { envelope, type Envelope, type EnvelopeContext } from "../../core/results/envelope.js";
 import type { WireRow } from "./wirecost.js";
 
 export const WIRECOST_REPORT_VERSION = 1;
 
-export interface WireCostReport {
-  kind: "wirecost";
-  schemaVersion: number;
-  tool: { name: "zconform"; version: string };
-  startedAt: string;
-  chain: string;
-  builds: BuildInfo[];
+/** A measurement, not a check: its exit code is always 0. */
+export interface WireCostReport extends Envelope<"wirecost"> {
   calls: number;
   rows: WireRow[];
   skipped: string[];
 }
 
-export function wireCostReport(rows: WireRow[], skipped: string[], c: { startedAt: Date; chain: string; builds: BuildInfo[]; calls: number }): WireCostReport {
-  return {
-    kind: "wirecost", schemaVersion: WIRECOST_REPORT_VERSION, tool: { name: "zconform", version: VERSION },
-    startedAt: c.startedAt.toISOString(), chain: c.chain, builds: c.builds, calls: c.calls, rows, skipped,
-  };
+export function wireCostReport(rows: WireRow[], skipped: string[], c: EnvelopeContext & { calls: number }): WireCostReport {
+  return { ...envelope("wirecost", WIRECOST_REPORT_VERSION, c, 0), calls: c.calls, rows, skipped };
 }
 
 const ms = (v: number) => (Number.isNaN(v) ? "-" : v < 0.1 ? v.toFixed(4) : v < 10 ? v.toFixed(3) : v.toFixed(1));

@@ -3,6 +3,7 @@ import { startFixtureNetwork, type FixtureNetwork } from "../../zcash/fixture/ne
 import { grpcTarget } from "../../core/targets/grpc.js";
 import { jsonRpcTarget } from "../../core/targets/jsonrpc.js";
 import { runWireCost, type WireBuild } from "./wirecost.js";
+import { schemaErrors } from "../../../test/schemas.test-helper.js";
 import { wireCostLines, wireCostReport } from "./wirecost-report.js";
 
 describe("wire cost per transport (fixture)", () => {
@@ -29,7 +30,9 @@ describe("wire cost per transport (fixture)", () => {
     // Zaino answers getrawtransaction verbose 0 with an object: measured, reported as not decoding as hex.
     const zainoHex = rows.find((r) => r.build === "zaino-0.10.1" && r.call === "getrawtransaction" && (r.request as unknown[])[1] === 0)!;
     expect(zainoHex.decodeError).toBe("the result is an object, not hex");
-    const lines = wireCostLines(wireCostReport(rows, skipped, { startedAt: new Date(), chain: "fixture", builds: [], calls: 2 }));
+    const report = wireCostReport(rows, skipped, { startedAt: new Date(), chain: "fixture", builds: [], calls: 2 });
+    expect(schemaErrors("wirecost", report)).toEqual([]);
+    const lines = wireCostLines(report);
     expect(lines.join("\n")).toMatch(/getblock 105 0 +OK +55,096/);
   });
 });

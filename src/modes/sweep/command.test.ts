@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sweepCommand } from "../../cli/sweep.js";
-import type { SweepReport } from "./report.js";
+import { schemaErrors } from "../../../test/schemas.test-helper.js";
+import type { SweepReport } from "./sweep-report.js";
 
 describe("zconform sweep against the fixture's long chain", () => {
   const dir = mkdtempSync(join(tmpdir(), "zconform-sweep-"));
@@ -22,6 +23,8 @@ describe("zconform sweep against the fixture's long chain", () => {
     }, out);
     const r = JSON.parse(readFileSync(json, "utf8")) as SweepReport;
     expect(code).toBe(1);
+    expect(schemaErrors("sweep", r)).toEqual([]);
+    expect([r.kind, r.exitCode]).toEqual(["sweep", 1]);
     expect([r.kind, r.range, r.requestedRange, r.shard, r.poolTypes, r.comparedAgainst]).toEqual([
       "sweep", { from: 1001, to: 2000 }, { from: 0, to: 2000 }, { index: 2, count: 2 }, ["TRANSPARENT", "SAPLING"], "reference",
     ]);

@@ -5,7 +5,7 @@ import { startGrpcServer, type RunningGrpcServer } from "../../zcash/fixture/grp
 import { startJsonRpcServer, type JsonRpcServer } from "../../zcash/fixture/jsonrpc/index.js";
 import { PoolType } from "../../zcash/gen/walletrpc/service_pb.js";
 import { grpcTarget, type GrpcTarget } from "../../core/targets/grpc.js";
-import { oracleBlocks } from "./oracle.js";
+import { oracleBlocks } from "./oracle-blocks.js";
 import { startResetProxy } from "./reset-proxy.test-helper.js";
 import { runSweep, type SweepBuild } from "./sweep.js";
 

@@ -14,7 +14,7 @@ import { GrpcCode, grpcCodeName } from "../../core/targets/grpc-status.js";
 import { compareHeight, type HeightDivergence } from "./compare-block.js";
 import { DivergenceLog, type SweepClassifier } from "./log.js";
 import { Lockstep } from "./lockstep.js";
-import { DEFAULT_ORACLE_BATCH, type OracleBlocks } from "./oracle.js";
+import { DEFAULT_ORACLE_BATCH, type OracleBlocks } from "./oracle-blocks.js";
 import { describeStatus, streamChunk, type StreamOutcome } from "./stream.js";
 
 export const DEFAULT_CHUNK = 100_000;

@@ -2,7 +2,7 @@
 // the tally of divergences by build, kind and path, the first divergences in detail,
 // resumed chunks and errors. Plain lines; the command decides where they go.
 
-import type { SweepReport } from "./report.js";
+import type { SweepReport } from "./sweep-report.js";
 
 const DETAIL_LINES = 20;
 

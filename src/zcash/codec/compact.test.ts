@@ -6,7 +6,7 @@ import { chainTest, readChainText, readHexLines } from "../../../test/chain-data
 import { decodeBlock, decodeBlockHex, type DecodedBlock } from "./block.js";
 import { bytesEqual, bytesToHex, displayHex, hexToBytes } from "./bytes.js";
 import { compactFixture, zebraBlockFiles } from "./chain-files.test-helper.js";
-import { ALL_POOL_TYPES, compactBlock, compactBlockNullifiers, compactTx, resolvePoolTypes } from "./compact.js";
+import { ALL_POOL_TYPES, compactBlock, compactTx, nullifiersOnly, resolvePoolTypes } from "./compact.js";
 import { decodeTransaction } from "./tx-decode.js";
 import { computeTxid } from "./txid.js";
 
@@ -118,19 +118,20 @@ describe("derivation rules", () => {
     expect(() => compactBlock(noHeight)).toThrow("pass opts.height");
   });
 
-  chainTest("nullifier variant: only nullifiers, chainMetadata all zero, transactions without nullifiers dropped", () => {
+  chainTest("nullifier form (v0.5.0): only nullifiers, chainMetadata all zero, every transaction with shielded data kept", () => {
     const block = zebraBlock("mainnet", "block-main-1-687-107.txt"); // README: 2 Sapling spends, 3 outputs, 2 actions
-    const nf = compactBlockNullifiers(block, { poolTypes: ALL_POOL_TYPES });
+    const nf = nullifiersOnly(compactBlock(block, { poolTypes: [PoolType.SAPLING, PoolType.ORCHARD] }));
     expect(nf.chainMetadata).toEqual(create(ChainMetadataSchema));
     expect(nf.vtx.reduce((n, t) => n + t.spends.length, 0)).toBe(2);
     expect(nf.vtx.reduce((n, t) => n + t.actions.length, 0)).toBe(2);
     for (const t of nf.vtx) {
       expect([t.outputs.length, t.vin.length, t.vout.length]).toEqual([0, 0, 0]);
-      expect(t.spends.length + t.actions.length).toBeGreaterThan(0);
       for (const a of t.actions) expect([a.nullifier.length, a.cmx.length, a.ephemeralKey.length, a.ciphertext.length]).toEqual([32, 0, 0, 0]);
     }
-    const all = compactBlockNullifiers(block, { keepEmpty: true });
-    expect(all.vtx.length).toBe(block.transactions.length);
+    // A transaction whose only shielded data are outputs stays, as an index + txid shell.
+    const shielded = block.transactions.flatMap((tx, i) =>
+      (tx.sapling?.spends.length ?? 0) + (tx.sapling?.outputs.length ?? 0) + (tx.orchard?.actions.length ?? 0) > 0 ? [BigInt(i)] : []);
+    expect(nf.vtx.map((t) => t.index)).toEqual(shielded);
   });
 
   test("pool types: empty means the shielded default; POOL_TYPE_INVALID is refused", () => {

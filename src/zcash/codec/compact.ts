@@ -88,7 +88,8 @@ export function compactTx(tx: Transaction, txid: Uint8Array, index: number, pool
   return ctx;
 }
 
-function hasData(c: CompactTx): boolean {
+/** Whether a compact transaction carries anything in the pools it was made for; servers drop those that do not. */
+export function hasData(c: CompactTx): boolean {
   return c.spends.length + c.outputs.length + c.actions.length + c.vin.length + c.vout.length + c.ironwoodActions.length > 0;
 }
 
@@ -112,27 +113,21 @@ export function compactBlock(block: DecodedBlock, opts: CompactOptions = {}): Co
 }
 
 /**
- * The nullifier-only variant (GetBlockNullifiers / GetBlockRangeNullifiers): outputs,
- * vin and vout removed, actions reduced to their nullifier, chainMetadata present with
- * every size 0. TRANSPARENT in poolTypes is ignored. Transactions without nullifiers
- * are dropped unless keepEmpty.
+ * The nullifier-only form (GetBlockNullifiers / GetBlockRangeNullifiers, v0.5.0) of the
+ * compact block GetBlockRange would send with the same pools: every transaction it keeps
+ * stays, as an index + txid shell when its only shielded data were outputs; outputs, vin
+ * and vout are removed, actions keep their nullifier, and chainMetadata is present with
+ * every size 0 (the two bytes 42 00 on the wire). Changes `cb` in place.
  */
-export function compactBlockNullifiers(block: DecodedBlock, opts: Omit<CompactOptions, "chainMetadata"> = {}): CompactBlock {
-  const pools = new Set(resolvePoolTypes(opts.poolTypes));
-  pools.delete(PoolType.TRANSPARENT);
-  const vtx: CompactTx[] = [];
-  for (let i = 0; i < block.transactions.length; i++) {
-    const c = compactTx(block.transactions[i]!, block.txids[i]!, i, pools);
-    c.outputs = [];
-    c.actions = c.actions.map((a) => create(CompactOrchardActionSchema, { nullifier: a.nullifier }));
-    if (opts.keepEmpty || hasData(c)) vtx.push(c);
+export function nullifiersOnly(cb: CompactBlock): CompactBlock {
+  const nullifierOnly = (a: { nullifier: Uint8Array }) => create(CompactOrchardActionSchema, { nullifier: a.nullifier });
+  for (const tx of cb.vtx) {
+    tx.outputs = [];
+    tx.vin = [];
+    tx.vout = [];
+    tx.actions = tx.actions.map(nullifierOnly);
+    tx.ironwoodActions = tx.ironwoodActions.map(nullifierOnly);
   }
-  return create(CompactBlockSchema, {
-    height: blockHeight(block, opts),
-    hash: block.hash,
-    prevHash: block.header.prevHash,
-    time: block.header.time,
-    vtx,
-    chainMetadata: chainMetadata({}),
-  });
+  cb.chainMetadata = create(ChainMetadataSchema, {});
+  return cb;
 }

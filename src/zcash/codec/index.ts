@@ -13,3 +13,4 @@ export * from "./block.js";
 export * from "./base58.js";
 export * from "./address.js";
 export * from "./compact.js";
+export * from "./exclude.js";

@@ -13,19 +13,17 @@
 // - Nullifier variants: the shielded pools only (TRANSPARENT is dropped from the list
 //   before "empty means shielded" applies). A transaction is kept when it has data in
 //   the pools, then outputs, vin and vout are removed and actions keep their nullifier;
-//   chainMetadata is present with every size 0. (src/zcash/codec's compactBlockNullifiers drops
-//   a transaction whose only shielded data are outputs; the v0.5.0 rule keeps it as an
-//   index + txid shell, so that helper is not used here.)
+//   chainMetadata is present with every size 0 (src/zcash/codec's nullifiersOnly).
 
 import { create } from "@bufbuild/protobuf";
 import {
-  ChainMetadataSchema, CompactBlockSchema, CompactOrchardActionSchema, type CompactBlock,
+  CompactBlockSchema, type CompactBlock,
 } from "../gen/walletrpc/compact_formats_pb.js";
 import { BlockIDSchema, PoolType, type BlockID, type BlockRange } from "../gen/walletrpc/service_pb.js";
 import {
-  ALL_POOL_TYPES, DEFAULT_POOL_TYPES, compactBlock, decodeBlock, displayHex, resolvePoolTypes, reverseBytes, type DecodedBlock, type TreeSizes,
+  ALL_POOL_TYPES, DEFAULT_POOL_TYPES, compactBlock, decodeBlock, displayHex, nullifiersOnly, resolvePoolTypes, reverseBytes, type DecodedBlock, type TreeSizes,
 } from "../codec/index.js";
-import { protocolIn } from "../protocol-version.js";
+import { protocolIn } from "../../core/corpus/protocol-version.js";
 import { inOrder, type Derivation } from "./context.js";
 import { field, hex, obj, optionalUint, str, uint } from "./node.js";
 import { invalidArgument, OracleFault, Underivable } from "./status.js";
@@ -107,18 +105,7 @@ function fullBlock(b: FetchedBlock, pools: Iterable<PoolType>): CompactBlock {
 }
 
 function nullifierBlock(b: FetchedBlock, pools: Iterable<PoolType>): CompactBlock {
-  const cb = compactBlock(b.block, { poolTypes: pools, height: b.height });
-  const nullifierOnly = (a: { nullifier: Uint8Array }) => create(CompactOrchardActionSchema, { nullifier: a.nullifier });
-  for (const tx of cb.vtx) {
-    tx.outputs = [];
-    tx.vin = [];
-    tx.vout = [];
-    tx.actions = tx.actions.map(nullifierOnly);
-    tx.ironwoodActions = tx.ironwoodActions.map(nullifierOnly);
-  }
-  // Present with every size 0: the two bytes 42 00 on the wire.
-  cb.chainMetadata = create(ChainMetadataSchema, {});
-  return cb;
+  return nullifiersOnly(compactBlock(b.block, { poolTypes: pools, height: b.height }));
 }
 
 /**

@@ -14,6 +14,7 @@ import { jsonRpcTarget, type JsonRpcTarget } from "../../core/targets/jsonrpc.js
 import { deriveFromOracle } from "./derive.js";
 import { brief } from "./oracle.test-helper.js";
 import { UNDERIVABLE_ANSWERS } from "./underivable.js";
+import { lightwalletProtocol } from "../protocol.js";
 
 const CASES = fileURLToPath(new URL("../../../cases", import.meta.url));
 const haveCorpus = existsSync(`${CASES}/grpc`) && readdirSync(`${CASES}/grpc`).some((f) => /\.ya?ml$/.test(f));
@@ -39,11 +40,11 @@ afterAll(async () => {
 describe(`the corpus on the fixture chain${haveCorpus ? "" : " (skipped: cases/grpc holds no case file yet)"}`, () => {
   corpusTest("every oracle-anchored gRPC case: the reference server answers what the oracle derives", async () => {
     const derive = deriveFromOracle(oracle!);
-    const cases = loadCorpus(CASES).filter((c) => c.transport === "grpc" && c.expect.kind === "oracle");
+    const cases = loadCorpus(CASES, lightwalletProtocol).filter((c) => c.transport === "grpc" && c.expect.kind === "oracle");
     const problems: unknown[] = [];
     let compared = 0;
     for (const c of cases) {
-      const pc = planCase(c, net!.anchors, "fixture");
+      const pc = planCase(c, net!.anchors, "fixture", lightwalletProtocol);
       if (pc.skipped) continue;
       const mine = await derive(pc);
       if (mine === undefined) {

@@ -15,15 +15,13 @@
 // mempool between the two calls (-5) is skipped.
 
 import { create } from "@bufbuild/protobuf";
-import { CompactTxSchema, type CompactTx } from "../gen/walletrpc/compact_formats_pb.js";
+import { CompactTxSchema } from "../gen/walletrpc/compact_formats_pb.js";
 import { RawTransactionSchema, type GetMempoolTxRequest } from "../gen/walletrpc/service_pb.js";
-import { compactTx, decodeTransaction, wireFromDisplay, type Transaction } from "../codec/index.js";
+import { compactTx, decodeTransaction, excludeBySuffix, hasData, MAX_EXCLUDE_ENTRIES, wireFromDisplay, type Transaction } from "../codec/index.js";
 import { requestedPools } from "./blocks.js";
 import { inOrder, type Derivation } from "./context.js";
 import { arr, hex, str } from "./node.js";
 import { invalidArgument, NodeError, RPC_CODE, Underivable } from "./status.js";
-
-export const MAX_EXCLUDE_ENTRIES = 20_000;
 
 interface MempoolTx {
   /** Wire order. */
@@ -46,28 +44,6 @@ async function mempool(d: Derivation): Promise<MempoolTx[]> {
   const out: MempoolTx[] = [];
   for await (const t of inOrder(listed, fetch)) if (t) out.push(t);
   return out;
-}
-
-function endsWith(txid: Uint8Array, suffix: Uint8Array): boolean {
-  if (suffix.length > txid.length) return false;
-  const off = txid.length - suffix.length;
-  for (let i = 0; i < suffix.length; i++) if (txid[off + i] !== suffix[i]) return false;
-  return true;
-}
-
-/** The transactions no entry excludes. */
-export function excludeBySuffix<T extends { txid: Uint8Array }>(txs: readonly T[], suffixes: readonly Uint8Array[]): T[] {
-  const excluded = new Set<T>();
-  for (const s of suffixes) {
-    if (s.length === 0) continue;
-    const matches = txs.filter((t) => endsWith(t.txid, s));
-    if (matches.length === 1) excluded.add(matches[0]!);
-  }
-  return txs.filter((t) => !excluded.has(t));
-}
-
-function hasData(c: CompactTx): boolean {
-  return c.spends.length + c.outputs.length + c.actions.length + c.vin.length + c.vout.length + c.ironwoodActions.length > 0;
 }
 
 function decoded(t: MempoolTx): Transaction {

@@ -116,6 +116,9 @@ function scripted(answer: (method: string) => { httpStatus?: number; body: unkno
       const body = new TextEncoder().encode(typeof a.body === "string" ? a.body : JSON.stringify(a.body));
       return { transport: "jsonrpc", method, httpStatus: a.httpStatus ?? 200, body, wireBytes: body.length, timing: { startedAt: 0, totalMs: 0 }, ...(a.fault ? { fault: a.fault } : {}) };
     },
+    batch: async () => {
+      throw new Error("the oracle derives answers call by call");
+    },
     close: async () => undefined,
     abort: async () => undefined,
   };

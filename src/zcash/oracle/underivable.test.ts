@@ -13,6 +13,7 @@ import { syntheticChain } from "../fixture/chain/synthetic.js";
 import { planCase } from "../../core/run/plan.js";
 import { mayBeTransaction } from "./transactions.js";
 import { RPC_NAMES, UNDERIVABLE, UNDERIVABLE_ANSWERS, UNORDERED_RPCS, isRpcName } from "./underivable.js";
+import { lightwalletProtocol } from "../protocol.js";
 
 describe("the UNDERIVABLE table", () => {
   test("names every rpc of the service, and nothing else", () => {
@@ -55,7 +56,7 @@ function covers(declared: readonly string[], path: string): boolean {
 }
 
 function oracleAnchored(): Case[] {
-  return loadCorpus(CASES).filter((c) => c.transport === "grpc" && c.expect.kind === "oracle");
+  return loadCorpus(CASES, lightwalletProtocol).filter((c) => c.transport === "grpc" && c.expect.kind === "oracle");
 }
 
 describe(`the corpus${SKIPPED}`, () => {
@@ -81,7 +82,7 @@ describe(`the corpus${SKIPPED}`, () => {
     const model = syntheticChain();
     const anchors = chainAnchors(model);
     const wrong = oracleAnchored().filter((c) => c.method === "SendTransaction").flatMap((c) => {
-      const pc = planCase(c, anchors, "fixture");
+      const pc = planCase(c, anchors, "fixture", lightwalletProtocol);
       const data = pc.request instanceof Uint8Array || pc.request === undefined ? undefined : (pc.request as RawTransaction).data;
       return data !== undefined && mayBeTransaction(data) ? [`${c.source.file}:${c.source.line} ${c.id}: ${UNDERIVABLE_ANSWERS.SendTransaction}`] : [];
     });

@@ -1,24 +1,17 @@
-// The latency report: JSON (`zconform latency --json FILE`, "kind": "latency") and the
+// The latency report: JSON (`zconform latency --json FILE`, "kind": "latency" in the
+// modes' envelope, schemas/latency.schema.json) and the
 // terminal table — per rpc, one row per build with p50/p90/p99/max, the first warm-up
 // call, the share in the 35–45 ms band and a one-character-per-bucket histogram.
 
 import type { BuildInfo } from "../../core/results/events.js";
+import { envelope, type Envelope } from "../../core/results/envelope.js";
 import type { ClassifiedDivergence } from "../../core/results/result.js";
-import { VERSION } from "../../version.js";
 import type { LatencyResult, RpcTiming } from "./latency.js";
 import { BUCKET_EDGES, bucketLabels, sparkline } from "./stats.js";
 
 export const LATENCY_REPORT_VERSION = 1;
 
-export interface LatencyReport {
-  kind: "latency";
-  schemaVersion: number;
-  tool: { name: "zconform"; version: string };
-  startedAt: string;
-  finishedAt: string;
-  exitCode: number;
-  chain: string;
-  builds: BuildInfo[];
+export interface LatencyReport extends Envelope<"latency"> {
   reference: string | null;
   calls: number;
   warmup: number;
@@ -44,14 +37,7 @@ export interface LatencyReportContext {
 export function latencyReport(r: LatencyResult, c: LatencyReportContext): LatencyReport {
   const fresh = r.divergences.filter((d) => d.quirk === null).length;
   return {
-    kind: "latency",
-    schemaVersion: LATENCY_REPORT_VERSION,
-    tool: { name: "zconform", version: VERSION },
-    startedAt: c.startedAt.toISOString(),
-    finishedAt: new Date().toISOString(),
-    exitCode: fresh > 0 ? 1 : 0,
-    chain: c.chain,
-    builds: c.builds,
+    ...envelope("latency", LATENCY_REPORT_VERSION, c, fresh > 0 ? 1 : 0),
     reference: c.reference ?? null,
     calls: c.calls,
     warmup: c.warmup,

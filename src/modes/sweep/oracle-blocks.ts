@@ -4,17 +4,17 @@
 // `getblock <hash> 0` for the bytes (by the hash the first call gave, so a reorganization
 // between the two cannot mix blocks), then src/zcash/codec's compactBlock with the requested
 // pools. Heights are asked for in JSON-RPC batches (one HTTP request per batch and
-// verbosity) instead of two round trips per block. A node that does not answer batches
-// (the body is not an array) is asked call by call, a few calls at a time.
+// verbosity, through the shared JSON-RPC client's batch) instead of two round trips per
+// block. A node that does not answer batches (the body is not an array) is asked call by
+// call, a few calls at a time.
 
 import { toBinary } from "@bufbuild/protobuf";
-import { Agent } from "undici";
 import { CompactBlockSchema } from "../../zcash/gen/walletrpc/compact_formats_pb.js";
 import type { PoolType } from "../../zcash/gen/walletrpc/service_pb.js";
-import { authorizationFor } from "../../core/targets/auth.js";
 import type { JsonRpcEndpoint } from "../../core/targets/endpoint.js";
 import { describeEndpoint } from "../../core/targets/endpoint.js";
-import { nodeTlsOptions } from "../../core/targets/tls.js";
+import { jsonRpcTarget } from "../../core/targets/jsonrpc.js";
+import type { JsonRpcObservation } from "../../core/targets/observation.js";
 import { compactBlock, decodeBlock, displayHex, hexToBytes } from "../../zcash/codec/index.js";
 
 export const DEFAULT_ORACLE_BATCH = 100;
@@ -38,37 +38,33 @@ interface RpcAnswer {
   error?: { code?: unknown; message?: unknown } | null;
 }
 
-export function oracleBlocks(endpoint: JsonRpcEndpoint, poolTypes: readonly PoolType[], opts: { deadlineMs?: number } = {}): OracleBlocks {
-  const url = new URL(endpoint.url);
-  const path = url.pathname + url.search || "/";
-  const agent = new Agent({ connections: 4, keepAliveTimeout: 10_000, connect: url.protocol === "https:" ? nodeTlsOptions(endpoint) : undefined });
-  const deadlineMs = opts.deadlineMs ?? 120_000;
-  let batches = true;
+/** A batch of raw blocks has no useful size limit: the heights per batch bound it. */
+const UNLIMITED = Number.MAX_SAFE_INTEGER;
 
-  async function post(body: unknown): Promise<unknown> {
-    const headers: Record<string, string> = { ...(endpoint.headers ?? {}), "content-type": "application/json", accept: "application/json" };
-    const authorization = await authorizationFor(endpoint.auth);
-    if (authorization !== undefined) headers.authorization = authorization;
-    const res = await agent.request({ origin: url.origin, path, method: "POST", headers, body: JSON.stringify(body), signal: AbortSignal.timeout(deadlineMs) });
-    const text = await res.body.text();
-    if (res.statusCode !== 200) throw new Error(`HTTP status ${res.statusCode}: ${text.slice(0, 200)}`);
-    if (text === "") throw new Error("empty answer (wrong credentials?)");
-    return JSON.parse(text);
-  }
+/** The parsed body of a good answer; a fault is thrown with the client's detail. */
+function parsed(obs: JsonRpcObservation): unknown {
+  if (obs.fault) throw new Error(obs.fault.kind === "http-status" ? `${obs.fault.detail}: ${Buffer.from(obs.body).toString("utf8").slice(0, 200)}` : obs.fault.detail);
+  return JSON.parse(Buffer.from(obs.body).toString("utf8"));
+}
+
+export function oracleBlocks(endpoint: JsonRpcEndpoint, poolTypes: readonly PoolType[], opts: { deadlineMs?: number } = {}): OracleBlocks {
+  const target = jsonRpcTarget(endpoint, { connections: 4, deadlineMs: opts.deadlineMs ?? 120_000, maxMessageBytes: UNLIMITED });
+  let batches = true;
 
   /** One answer per call, in call order. */
   async function calls(method: string, params: unknown[][]): Promise<RpcAnswer[]> {
     if (batches) {
-      const answer = await post(params.map((p, id) => ({ jsonrpc: "2.0", id, method, params: p })));
-      if (Array.isArray(answer)) {
-        const byId = new Map<unknown, RpcAnswer>(answer.map((a: RpcAnswer & { id?: unknown }) => [a.id, a]));
+      const obs = await target.batch(method, params);
+      if (obs.fault?.kind !== "wrong-id") {
+        const answer = parsed(obs) as (RpcAnswer & { id?: unknown })[];
+        const byId = new Map<unknown, RpcAnswer>(answer.map((a) => [a.id, a]));
         return params.map((_, id) => byId.get(id) ?? { error: { message: "missing from the batch answer" } });
       }
       batches = false;
     }
     const out: RpcAnswer[] = [];
     for (let i = 0; i < params.length; i += 8) {
-      const part = params.slice(i, i + 8).map((p) => post({ jsonrpc: "2.0", id: 1, method, params: p }) as Promise<RpcAnswer>);
+      const part = params.slice(i, i + 8).map(async (p) => parsed(await target.call(method, p, { id: 1 })) as RpcAnswer);
       out.push(...(await Promise.all(part)));
     }
     return out;
@@ -108,6 +104,6 @@ export function oracleBlocks(endpoint: JsonRpcEndpoint, poolTypes: readonly Pool
         return toBinary(CompactBlockSchema, compactBlock(block, { poolTypes, chainMetadata: meta[i]!.sizes, height: h }));
       });
     },
-    close: () => agent.close(),
+    close: () => target.close(),
   };
 }

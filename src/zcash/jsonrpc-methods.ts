@@ -1,4 +1,5 @@
-// The JSON-RPC methods the corpus covers: the 27 Zaino serves plus getblockhash
+// The JSON-RPC methods of the lightwallet protocol's servers, the one list the corpus, coverage
+// and the fixture read: the 27 Zaino serves plus getblockhash
 // (zebra-jsonrpc.md §2.1). Zebra serves 23 of Zaino's; the 4 marked zainoOnly are
 // answered by Zaino alone, so there is no oracle answer to compare them with.
 

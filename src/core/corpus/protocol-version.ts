@@ -1,4 +1,4 @@
-// Lightwallet-protocol versions as builds report them ("v0.4.0", "" when absent) against
+// Protocol versions as builds report them ("v0.4.0", "" when absent) against
 // the semver ranges that cases, ledger entries and the oracle's rules are written in.
 
 import semver from "semver";

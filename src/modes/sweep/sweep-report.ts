@@ -1,12 +1,12 @@
-// The sweep's JSON report (`zconform sweep --json FILE`), a document of its own kind
-// ("kind": "sweep") next to the corpus run's report: the range and how it was cut, the
+// The sweep's JSON report (`zconform sweep --json FILE`, schemas/sweep.schema.json), in
+// the modes' envelope (src/core/results/envelope.ts) with "kind": "sweep": the range and how it was cut, the
 // builds, per-build throughput, every chunk's outcome, the divergences (the first
 // `maxListed` in full, each with its height and a path that starts with [height]) and a
 // complete tally of all of them by build, kind and path pattern.
 
 import type { BuildInfo } from "../../core/results/events.js";
+import { envelope, type Envelope } from "../../core/results/envelope.js";
 import type { Shard } from "../shard/shard.js";
-import { VERSION } from "../../version.js";
 import type { SweepDivergence, TallyEntry } from "./log.js";
 import type { ChunkRecord, SweepResult } from "./sweep.js";
 
@@ -24,16 +24,9 @@ export interface SourceThroughput {
   resumes: number;
 }
 
-export interface SweepReport {
-  kind: "sweep";
-  schemaVersion: number;
-  tool: { name: "zconform"; version: string };
-  startedAt: string;
-  finishedAt: string;
+/** `chain` is a profile name, or the fixture chain's label. */
+export interface SweepReport extends Envelope<"sweep"> {
   partial: boolean;
-  exitCode: number;
-  /** The chain: a profile name, or the fixture chain's label. */
-  chain: string;
   range: { from: number; to: number };
   /** The whole range asked for, when this report is one shard of it. */
   requestedRange: { from: number; to: number } | null;
@@ -41,7 +34,6 @@ export interface SweepReport {
   poolTypes: string[];
   chunkSize: number;
   window: number;
-  builds: BuildInfo[];
   /** The build compared against when there is no oracle. */
   reference: string;
   /** What every build was compared against: "oracle" or the reference build. */
@@ -97,21 +89,14 @@ export function sweepExitCode(r: SweepResult): number {
 
 export function sweepReport(r: SweepResult, c: SweepReportContext): SweepReport {
   return {
-    kind: "sweep",
-    schemaVersion: SWEEP_REPORT_VERSION,
-    tool: { name: "zconform", version: VERSION },
-    startedAt: c.startedAt.toISOString(),
-    finishedAt: new Date().toISOString(),
+    ...envelope("sweep", SWEEP_REPORT_VERSION, c, sweepExitCode(r)),
     partial: r.partial,
-    exitCode: sweepExitCode(r),
-    chain: c.chain,
     range: c.range,
     requestedRange: c.requestedRange ?? null,
     shard: c.shard ?? null,
     poolTypes: c.poolTypes,
     chunkSize: c.chunkSize,
     window: c.window,
-    builds: c.builds,
     reference: r.reference,
     comparedAgainst: r.left,
     oracle: c.oracle ?? null,

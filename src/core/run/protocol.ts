@@ -1,0 +1,40 @@
+// The protocol a run checks, as a value. The core knows gRPC and JSON-RPC but no
+// particular service: what the service is, which JSON-RPC methods the corpus may call,
+// which facts a run learns at its start, which requests could broadcast something, and
+// how the oracle answers are all the protocol's to say. The Zcash lightwallet protocol is
+// one such value (src/zcash/protocol.ts).
+
+import type { DescService } from "@bufbuild/protobuf";
+import type { CorpusMethods } from "../corpus/load.js";
+import type { Build } from "../targets/config.js";
+import type { JsonRpcTarget } from "../targets/jsonrpc.js";
+import type { PlannedCase } from "./plan.js";
+import type { Connections, OracleSource } from "./runner.js";
+
+/** What a run learns before its first case: the chain tip for `${tip}` anchors, and each build's protocol version. */
+export interface StartFacts {
+  tip?: { height: number; hash: string };
+  protocolVersions: Map<string, string>;
+}
+
+export interface StartFactsInput {
+  oracle?: JsonRpcTarget;
+  connections: Connections;
+  builds: readonly Build[];
+}
+
+export interface Protocol extends CorpusMethods {
+  /** e.g. "lightwallet". */
+  name: string;
+  /** The gRPC service every build serves. */
+  service: DescService;
+  /** The JSON-RPC methods cases may call. */
+  jsonRpcMethods: readonly string[];
+  /** Implementation names a build may declare (config `implementation:`). */
+  implementations: readonly string[];
+  startFacts(input: StartFactsInput): Promise<StartFacts>;
+  /** Whether sending the case could broadcast something real (a valid transaction). */
+  sendsTransaction(pc: PlannedCase): boolean;
+  /** The ground truth, asked through the oracle's JSON-RPC endpoint. */
+  oracle(target: JsonRpcTarget): OracleSource;
+}

@@ -1,0 +1,22 @@
+// The Zcash lightwallet protocol as the core sees it: CompactTxStreamer, the JSON-RPC
+// methods of Zebra and Zaino, the implementations builds declare, the start-of-run facts,
+// which cases could broadcast a transaction, and Zebra JSON-RPC as the oracle.
+
+import type { Protocol } from "../core/run/protocol.js";
+import { BUILD_IMPLEMENTATIONS } from "../core/targets/config-schema.js";
+import { CompactTxStreamer } from "./gen/walletrpc/service_pb.js";
+import { deriveFromOracle } from "./oracle/derive.js";
+import { JSONRPC_METHOD_NAMES } from "./jsonrpc-methods.js";
+import { jsonRpcOracle } from "./oracle/source.js";
+import { sendsTransaction } from "./send-risk.js";
+import { startFacts } from "./start-facts.js";
+
+export const lightwalletProtocol: Protocol = {
+  name: "lightwallet",
+  service: CompactTxStreamer,
+  jsonRpcMethods: JSONRPC_METHOD_NAMES,
+  implementations: BUILD_IMPLEMENTATIONS,
+  startFacts,
+  sendsTransaction,
+  oracle: (target) => jsonRpcOracle(target, deriveFromOracle(target)),
+};
