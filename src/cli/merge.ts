@@ -47,9 +47,9 @@ function readReport(file: string): ShardReport {
 /** The merged report as the event stream a run would have emitted. */
 export function eventsOf(r: JsonReport): RunEvent[] {
   return [
-    { type: "run-start", schemaVersion: r.schemaVersion, tool: r.tool, startedAt: r.startedAt, chain: r.chain, builds: r.builds, ...(r.oracle ? { oracle: r.oracle } : {}), cases: r.cases.length },
+    { type: "run-start", schemaVersion: r.schemaVersion, tool: r.tool, startedAt: r.startedAt, chain: r.chain, builds: r.builds, ...(r.oracle ? { oracle: r.oracle } : {}), conditions: r.conditions, cases: r.cases.length },
     ...r.cases.map((result, i): RunEvent => ({ type: "case-result", result, done: i + 1, total: r.cases.length, index: i })),
-    ...(r.summary ? [{ type: "run-end" as const, summary: r.summary, partial: r.partial, finishedAt: r.finishedAt ?? r.startedAt, exitCode: r.exitCode ?? 1 }] : []),
+    ...(r.summary ? [{ type: "run-end" as const, summary: r.summary, partial: r.partial, finishedAt: r.finishedAt ?? r.startedAt, exitCode: r.exitCode ?? 1, ...(r.interrupted ? { interrupted: r.interrupted } : {}) }] : []),
   ];
 }
 

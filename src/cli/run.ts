@@ -4,7 +4,7 @@
 
 import { deriveFromOracle } from "../zcash/oracle/derive.js";
 import { goldenRecorder } from "../modes/golden/recorder.js";
-import { runSession } from "../core/run/session.js";
+import { EXIT, runSession } from "../core/run/session.js";
 import { onInterrupt } from "./interrupt.js";
 import { maskedOutput } from "./masked-output.js";
 import { guarded, inputsFromConfig, inputsFromFixture, type CorpusOptions, type FixtureChoice, type RunInputs } from "./inputs.js";
@@ -57,7 +57,8 @@ export async function runLikeCommand(o: RunLikeOptions, out: Output): Promise<nu
     if (typeof session === "number") return session;
     if (recorder) {
       out.stderr(`recorded ${recorder.written()} golden answers under ${o.record}/${inputs.chain.name}/`);
-      return session.partial ? 1 : 0;
+      // Goldens of a build that could not be checked are not worth keeping quiet about.
+      return session.partial || session.exitCode === EXIT.unchecked ? session.exitCode : EXIT.ok;
     }
     return session.exitCode;
   } finally {

@@ -155,7 +155,8 @@ export function htmlDataFrom(report: JsonReport, ctx: ReportContext = {}): HtmlD
   });
   return {
     tool: report.tool, schemaVersion: report.schemaVersion, startedAt: report.startedAt, finishedAt: report.finishedAt,
-    partial: report.partial, exitCode: report.exitCode, chain: report.chain, oracle: report.oracle, shard: report.shard,
+    partial: report.partial, interrupted: report.interrupted, exitCode: report.exitCode, chain: report.chain, oracle: report.oracle,
+    conditions: report.conditions, shard: report.shard,
     builds: report.builds, summary: report.summary,
     quirks: Object.fromEntries((ctx.quirks ?? []).map((q) => [q.id, q])),
     blobs: store.blobs, cases,

@@ -16,6 +16,7 @@ import { limiter, mapLimited, type Limiter } from "./limit.js";
 import type { GrpcPlannedRequest, PlannedCase } from "./plan.js";
 import type { CaseResult, ClassifiedDivergence } from "../results/result.js";
 import { driftOf } from "../../modes/golden/drift.js";
+import { outcomesOf } from "../results/outcome.js";
 
 export interface OracleSource {
   /** e.g. the oracle's JSON-RPC URL. */
@@ -46,7 +47,10 @@ export interface RunOptions {
   caseConcurrency?: number;
   /** Each result as it completes; `index` is its place in the plan. */
   onResult?: (r: CaseResult, done: number, total: number, index: number) => void;
-  /** Stops starting new cases; those in flight finish. */
+  /**
+   * Stops starting new cases. Calls in flight are the caller's to abort (closing the
+   * targets); a case that was in flight when the signal came is no result.
+   */
   signal?: AbortSignal;
   /** Compare every answer with its recorded golden. */
   golden?: { root: string; chain: string };
@@ -129,7 +133,7 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
     c.expect.kind === "oracle" && o.oracle ? o.oracle.answer(pc) : Promise.resolve(undefined),
     Promise.all(older.map((v) => o.oracle!.answer(pc, v))),
   ]);
-  if (answers.some((a) => a === undefined)) return undefined;
+  if (answers.some((a) => a === undefined) || o.signal?.aborted) return undefined;
   const observations = new Map(builds.map((b, i) => [b.name, answers[i]!]));
   const olderOracles = new Map(older.flatMap((v, i) => (olderAnswers[i] ? [[v, olderAnswers[i]!] as const] : [])));
   const j = judgeCase(pc, observations, oracle, o.protocolVersions, olderOracles);
@@ -143,14 +147,19 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
       ...(note ? { protocolNote: note } : {}),
     }));
   });
+  const drift = o.golden ? driftOf(c, j.answers, o.golden.root, o.golden.chain) : undefined;
+  const outcomes = outcomesOf({
+    expect: c.expect.kind, answers: j.answers, ...(j.oracle ? { oracle: j.oracle } : {}), ...(j.olderOracles ? { olderOracles: j.olderOracles } : {}),
+    oracleConfigured: o.oracle !== undefined, divergences, ...(drift ? { drift } : {}),
+  });
   return {
     caseId: c.id, method: c.method, transport: c.transport, ...(c.title ? { title: c.title } : {}),
     expect: expectText(c), tags: c.tags, source: `${c.source.file}:${c.source.line}`,
     ...(pc.requestJson !== undefined ? { request: pc.requestJson } : {}),
-    verdict: j.verdict, answers: j.answers, ...(j.oracle ? { oracle: j.oracle } : {}),
+    verdict: j.verdict, outcomes, answers: j.answers, ...(j.oracle ? { oracle: j.oracle } : {}),
     ...(j.olderOracles ? { olderOracles: j.olderOracles } : {}),
     divergences, volatile: c.volatile, excluded: j.excluded, unordered: c.unordered, patches: j.patches,
-    ...(o.golden ? { drift: driftOf(c, j.answers, o.golden.root, o.golden.chain) } : {}),
+    ...(drift ? { drift } : {}),
   };
 }
 
