@@ -138,7 +138,11 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
   const olderOracles = new Map(older.flatMap((v, i) => (olderAnswers[i] ? [[v, olderAnswers[i]!] as const] : [])));
   const j = judgeCase(pc, observations, oracle, o.protocolVersions, olderOracles);
   const byName = new Map(builds.map((b) => [b.name, b]));
+  // A build that gave no well-formed answer could not be checked: its outcome says so,
+  // and a timeout or a refused connection is not a difference in what it answers.
+  const faulted = new Set(builds.filter((b) => observations.get(b.name)!.fault).map((b) => b.name));
   const divergences: ClassifiedDivergence[] = j.divergences.flatMap(({ build, divergences: ds }) => {
+    if (faulted.has(build)) return [];
     const v = o.protocolVersions?.get(build);
     const note = v !== undefined && olderOracles.has(v) ? undefined : protocolNote(c, v);
     return ds.map((d) => ({
@@ -158,7 +162,7 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
     ...(pc.requestJson !== undefined ? { request: pc.requestJson } : {}),
     verdict: j.verdict, outcomes, answers: j.answers, ...(j.oracle ? { oracle: j.oracle } : {}),
     ...(j.olderOracles ? { olderOracles: j.olderOracles } : {}),
-    divergences, volatile: c.volatile, excluded: j.excluded, unordered: c.unordered, patches: j.patches,
+    divergences, volatile: c.volatile, excluded: j.excluded, unordered: c.unordered, patches: j.patches.filter((p) => !faulted.has(p.right)),
     ...(drift ? { drift } : {}),
   };
 }

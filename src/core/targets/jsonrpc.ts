@@ -170,7 +170,8 @@ export function jsonRpcTarget(endpoint: JsonRpcEndpoint, defaults: JsonRpcTarget
     endpoint,
     call,
     close: async () => {
-      await agent?.close();
+      // After abort() the agent is already gone; closing it again would throw.
+      if (agent && !agent.destroyed) await agent.close();
     },
     abort: async () => {
       await agent?.destroy();
