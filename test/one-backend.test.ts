@@ -222,6 +222,8 @@ describe("one build and an oracle, all answering", () => {
     expect(r.stdout).toMatch(/^GetLightdInfo \(1\)\s+\?1/m);
     expect(testcases(r.junit, "mybackend").find((tc) => tc.includes("same-everywhere"))).toMatch(/<skipped message="unjudged: /);
     for (const c of r.report.cases.filter((x) => x.caseId !== agree.caseId)) expect(failureOf(c, ["mybackend"])).toBeUndefined();
+    // The HTML's decoded view shows the tip's hash as explorers do, beside the wire bytes.
+    expect(r.html).toContain(`${String(fixture.anchors.tip_hash)} (display order; wire `);
   }, 120_000);
 
   test("without an oracle, oracle cases are unjudged and the run says how it was made", async () => {

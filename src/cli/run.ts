@@ -11,6 +11,7 @@ import { guarded, inputsFromConfig, inputsFromFixture, type CorpusOptions, type 
 import type { Output } from "./output.js";
 import { reportersFor, type ReportOptions } from "./reporters.js";
 import { reportContext } from "../core/report/context.js";
+import { HASH_FIELDS } from "../zcash/lightwallet-rpcs.js";
 import { shardCases } from "../modes/shard/shard.js";
 import { shardOption } from "./shard.js";
 
@@ -43,7 +44,7 @@ export async function runLikeCommand(o: RunLikeOptions, out: Output): Promise<nu
   if (shard) inputs.cases = shardCases(inputs.cases, shard);
   const interrupt = onInterrupt(out);
   try {
-    const reporters = reportersFor(o, out, reportContext(inputs.ledger, inputs.config));
+    const reporters = reportersFor(o, out, reportContext(inputs.ledger, inputs.config, HASH_FIELDS));
     const recorder = o.record ? goldenRecorder(o.record, inputs.chain.name) : undefined;
     if (recorder) reporters.push(recorder);
     // Planning problems in the corpus (a bad anchor, a volatile path the answer cannot

@@ -13,3 +13,10 @@ export type RpcName = (typeof RPC_NAMES)[number];
 export function isRpcName(name: string): name is RpcName {
   return (RPC_NAMES as readonly string[]).includes(name);
 }
+
+/**
+ * Protobuf JSON names of the fields that carry a block hash or txid in wire order
+ * (BlockID.hash, CompactBlock.hash and prevHash, CompactTx.hash, TxFilter.hash): reports
+ * show them in display order beside the wire bytes.
+ */
+export const HASH_FIELDS = ["hash", "prevHash"] as const;

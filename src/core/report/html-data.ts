@@ -9,6 +9,7 @@ import type { Answer, CaseResult } from "../results/result.js";
 import type { QuirkInfo, ReportContext } from "./context.js";
 import type { JsonReport } from "./json.js";
 import { reproduceCommands, type ReproduceCommand } from "./reproduce.js";
+import { withDisplayHashes } from "./hash-view.js";
 
 /** Most hex characters embedded per answer (two per byte). */
 export const MAX_HEX_CHARS = 256 * 1024;
@@ -126,10 +127,11 @@ function reproduceFor(r: CaseResult, builds: ReadonlyMap<string, BuildInfo>, ora
 export function htmlDataFrom(report: JsonReport, ctx: ReportContext = {}): HtmlData {
   const store = blobStore();
   const builds = new Map(report.builds.map((b) => [b.name, b]));
+  const hashFields = new Set(ctx.hashFields ?? []);
   const answer = (a: Answer): HtmlAnswer => {
     const { hex, json, ...rest } = a;
     const h = cutHex(hex);
-    const j = cutJson(json);
+    const j = cutJson(a.transport === "grpc" && json !== undefined ? withDisplayHashes(json, hashFields) : json);
     const notes = [h.note, j.note].filter((n): n is string => n !== undefined);
     return { ...rest, hex: store.put(h.hex), json: store.put(j.json), ...(notes.length > 0 ? { truncated: notes.join("; ") } : {}) };
   };
