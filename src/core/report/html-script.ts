@@ -119,7 +119,8 @@ export const HTML_SCRIPT = String.raw`
       name = group.filter(function (s) { return s !== build; })[0] || null;
     }
     if (!name) return null;
-    var answer = name === "oracle" ? c.oracle : c.answers.filter(function (a) { return a.side === name; })[0];
+    // A build judged under an older protocol version is measured against the oracle's answer under that version's rules.
+    var answer = name === "oracle" ? c.oracle : (c.olderOracles || []).concat(c.answers).filter(function (a) { return a.side === name; })[0];
     return { name: name, answer: answer };
   }
 
