@@ -256,6 +256,7 @@ describe("interrupted", () => {
     expect({ code: r.code, fast: ms < 1000 }).toEqual({ code, fast: true });
     const report = JSON.parse(readFileSync(json, "utf8")) as JsonReport;
     expect(report).toMatchObject({ partial: true, interrupted: sig, exitCode: code });
+    expect(report.summary?.stale).toEqual([]);
     expect(r.stdout).toContain(`The run was interrupted (${sig}): results are partial.`);
   }, 60_000);
 });

@@ -238,7 +238,9 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
         o.reporters.forEach((r) => r.onEvent({ type: "case-result", result: safe, done, total, index }));
       },
     });
-    const findings = ledgerFindings(o.ledger, results, o.config.builds.map(identity), o.today);
+    const all = ledgerFindings(o.ledger, results, o.config.builds.map(identity), o.today);
+    // An interrupted run cannot tell a stale entry: the cases that show it may not have run.
+    const findings = partial ? { ...all, stale: [] } : all;
     const summary = summarize(results, findings, performance.now() - t0, o.config.builds.map((b) => b.name));
     // A shard cannot tell stale entries: the cases that show one may be in another
     // shard. `zconform merge` judges staleness over all shards.
