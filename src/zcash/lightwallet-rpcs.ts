@@ -16,7 +16,9 @@ export function isRpcName(name: string): name is RpcName {
 
 /**
  * Protobuf JSON names of the fields that carry a block hash or txid in wire order
- * (BlockID.hash, CompactBlock.hash and prevHash, CompactTx.hash, TxFilter.hash): reports
- * show them in display order beside the wire bytes.
+ * (BlockID.hash, TxFilter.hash, CompactBlock.hash and prevHash, CompactTx.txid,
+ * CompactTxIn.prevoutTxid, GetAddressUtxosReply.txid): reports show them in display order
+ * beside the wire bytes. SubtreeRoot.completingBlockHash is specified in display order
+ * already, and tree roots are not shown reversed by anyone, so neither is listed.
  */
-export const HASH_FIELDS = ["hash", "prevHash"] as const;
+export const HASH_FIELDS = ["hash", "prevHash", "txid", "prevoutTxid"] as const;
