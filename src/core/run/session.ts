@@ -203,8 +203,9 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   // the cases they belong to are dropped as unfinished) instead of waiting for deadlines.
   const abortAll = () => {
     for (const t of conns.grpc.values()) t.abort();
-    for (const t of conns.jsonrpc.values()) void t.abort();
-    void oracleTarget?.abort();
+    // Tearing down a connection pool can only fail if it is already gone.
+    for (const t of conns.jsonrpc.values()) t.abort().catch(() => undefined);
+    oracleTarget?.abort().catch(() => undefined);
   };
   if (o.signal?.aborted) abortAll();
   o.signal?.addEventListener("abort", abortAll, { once: true });
