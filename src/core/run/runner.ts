@@ -139,8 +139,10 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
   const j = judgeCase(pc, observations, oracle, o.protocolVersions, olderOracles);
   const byName = new Map(builds.map((b) => [b.name, b]));
   // A build that gave no well-formed answer could not be checked: its outcome says so,
-  // and a timeout or a refused connection is not a difference in what it answers.
-  const faulted = new Set(builds.filter((b) => observations.get(b.name)!.fault).map((b) => b.name));
+  // and a timeout or a refused connection is not a difference in what it answers. When
+  // the oracle answer a case is measured against faulted, no build could be checked.
+  const oracleFaulted = c.expect.kind === "oracle" && [oracle, ...olderOracles.values()].some((x) => x?.fault);
+  const faulted = new Set(builds.filter((b) => oracleFaulted || observations.get(b.name)!.fault).map((b) => b.name));
   const divergences: ClassifiedDivergence[] = j.divergences.flatMap(({ build, divergences: ds }) => {
     if (faulted.has(build)) return [];
     const v = o.protocolVersions?.get(build);
