@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
 import { inputsFromFixture } from "../src/cli/inputs.js";
 import { reportContext } from "../src/core/report/context.js";
+import { HASH_FIELDS } from "../src/zcash/lightwallet-rpcs.js";
 import { htmlReporter } from "../src/core/report/html.js";
 import type { CaseResult } from "../src/core/results/result.js";
 import { runSession } from "../src/core/run/session.js";
@@ -39,7 +40,7 @@ let results: CaseResult[];
 try {
   const session = await runSession({
     config: inputs.config, cases: inputs.cases, chain: inputs.chain, ledger: inputs.ledger,
-    reporters: [htmlReporter(htmlPath, reportContext(inputs.ledger, inputs.config))], protocol: lightwalletProtocol, allowStale: true,
+    reporters: [htmlReporter(htmlPath, reportContext(inputs.ledger, inputs.config, HASH_FIELDS))], protocol: lightwalletProtocol, allowStale: true,
   });
   results = session.results;
 } finally {

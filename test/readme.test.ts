@@ -36,3 +36,16 @@ test("every command the README lists exists", async () => {
   const help = spawnSync(process.execPath, [join(ROOT, "bin", "zconform.js"), "--help"], { encoding: "utf8" }).stdout;
   for (const cmd of listed) expect(help).toMatch(new RegExp(`^  ${cmd}\\b`, "m"));
 });
+
+test("the one-backend audit example parses: mainnet, one TLS build, Zebra with its cookie as the oracle", () => {
+  const config = parseConfig(block("yaml", "audit.config.yaml"), "README.md", { checkFiles: false });
+  expect(config.chain).toBe("mainnet");
+  expect(config.builds.map((b) => [b.name, b.grpc?.url.startsWith("https://")])).toEqual([["public-lwd", true]]);
+  expect(config.oracle?.jsonrpc.auth?.kind).toBe("cookie");
+});
+
+test("the exit codes the README documents are the ones runs use", async () => {
+  const { EXIT } = await import("../src/core/run/session.js");
+  const table = [...readme.matchAll(/^\| (\d+) \| /gm)].map((m) => Number(m[1]));
+  expect(table).toEqual([EXIT.ok, EXIT.findings, EXIT.usage, EXIT.unchecked, EXIT.sigint, EXIT.sigterm]);
+});

@@ -1,14 +1,18 @@
-// SIGINT/SIGTERM during a run: stop starting cases, let the run finish with what it has
-// (reports are written and marked partial); a second signal exits at once.
+// SIGINT/SIGTERM during a run: stop starting cases and cut the calls in flight at once
+// (the session aborts its targets), then the run ends with what finished: reports are
+// written and marked partial, and the exit code is 130 (SIGINT) or 143 (SIGTERM). A
+// second signal exits at once with the same code.
 
 import type { Output } from "./output.js";
+import { EXIT } from "../core/run/session.js";
 
 export function onInterrupt(out: Output): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const handler = (sig: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(130);
-    out.stderr(`\n${sig}: finishing the cases in flight and writing partial reports (again to quit at once)`);
-    controller.abort();
+    const exitCode = sig === "SIGTERM" ? EXIT.sigterm : EXIT.sigint;
+    if (controller.signal.aborted) process.exit(exitCode);
+    out.stderr(`\n${sig}: stopping the calls in flight and writing partial reports (again to quit at once)`);
+    controller.abort({ signal: sig, exitCode });
   };
   process.on("SIGINT", handler);
   process.on("SIGTERM", handler);

@@ -29,6 +29,17 @@ function oneOf<T extends string>(values: readonly T[]) {
   };
 }
 
+const EXIT_CODES = [
+  "",
+  "Exit codes:",
+  "  0    every case checked, every divergence explained by the ledger",
+  "  1    a new divergence, a stale or expired ledger entry, or drift from a golden",
+  "  2    bad config, corpus, ledger or command line",
+  "  3    a build or the oracle could not be checked on some case (refused, timeout, TLS,",
+  "       credentials, broken answers); takes precedence over 1",
+  "  130  interrupted by SIGINT, 143 by SIGTERM: reports written with what finished, marked partial",
+].join("\n");
+
 const program = new Command()
   .name("zconform")
   .description("Checks Zcash lightwallet servers (CompactTxStreamer gRPC, Zebra-style JSON-RPC) byte for byte, " +
@@ -87,8 +98,8 @@ const runLike = (opts: RunLikeCli) => runLikeCommand({
 }, io);
 
 reportOptions(corpusOptions(program.command("run")
-  .description("run the corpus against the builds of a config file, anchored to its oracle;\n" +
-    "exit 0 when every divergence is known, 1 when any is new, stale or drifted, 2 for config or corpus errors")
+  .description("run the corpus against the builds of a config file, anchored to its oracle")
+  .addHelpText("after", EXIT_CODES)
   .option("-c, --config <file>", "builds config", "zconform.config.yaml")
   .option("--allow-broadcast", "send cases whose request is a valid transaction (refused unless the chain profile's network is regtest)")
   .option("--golden [dir]", "also compare every answer with its recorded golden (default folder: golden)")))
@@ -98,6 +109,7 @@ reportOptions(corpusOptions(program.command("run")
 
 fixtureOptions(reportOptions(corpusOptions(program.command("demo")
   .description("start the embedded fixture network (the reference and every emulated profile) and run the whole corpus against it")
+  .addHelpText("after", EXIT_CODES)
   .option("--golden [dir]", "also compare every answer with its recorded golden (default folder: golden)"))))
   .action(async (opts) => {
     process.exitCode = await runLike({ ...opts, ...(opts.golden === true ? { golden: "golden" } : {}) });
@@ -106,6 +118,8 @@ fixtureOptions(reportOptions(corpusOptions(program.command("demo")
 fixtureOptions(corpusOptions(program.command("record")
   .description("record every build's answers as goldens under <dir>/<chain>/<build>/ (written atomically); " +
     "without --config, against the embedded fixture network")
+  .addHelpText("after", "\nExit codes: 0 recorded; 2 bad config, corpus or command line; 3 a build or the oracle could not be checked\n" +
+    "on some case (its goldens are not worth trusting); 130/143 interrupted by SIGINT/SIGTERM (what finished is recorded)")
   .option("-c, --config <file>", "builds config (default: the embedded fixture network)")
   .option("--dir <dir>", "golden folder", "golden")
   .option("-q, --quiet", "no terminal report")))

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadLedger } from "../core/ledger/quirk.js";
 import { reportContext } from "../core/report/context.js";
+import { HASH_FIELDS } from "../zcash/lightwallet-rpcs.js";
 import type { JsonReport } from "../core/report/json.js";
 import { expandReport, writeJsonReport, type JsonReportFile } from "../core/report/json-file.js";
 import type { RunEvent } from "../core/results/events.js";
@@ -47,9 +48,9 @@ function readReport(file: string): ShardReport {
 /** The merged report as the event stream a run would have emitted. */
 export function eventsOf(r: JsonReport): RunEvent[] {
   return [
-    { type: "run-start", schemaVersion: r.schemaVersion, tool: r.tool, startedAt: r.startedAt, chain: r.chain, builds: r.builds, ...(r.oracle ? { oracle: r.oracle } : {}), cases: r.cases.length },
+    { type: "run-start", schemaVersion: r.schemaVersion, tool: r.tool, startedAt: r.startedAt, chain: r.chain, builds: r.builds, ...(r.oracle ? { oracle: r.oracle } : {}), conditions: r.conditions, cases: r.cases.length },
     ...r.cases.map((result, i): RunEvent => ({ type: "case-result", result, done: i + 1, total: r.cases.length, index: i })),
-    ...(r.summary ? [{ type: "run-end" as const, summary: r.summary, partial: r.partial, finishedAt: r.finishedAt ?? r.startedAt, exitCode: r.exitCode ?? 1 }] : []),
+    ...(r.summary ? [{ type: "run-end" as const, summary: r.summary, partial: r.partial, finishedAt: r.finishedAt ?? r.startedAt, exitCode: r.exitCode ?? 1, ...(r.interrupted ? { interrupted: r.interrupted } : {}) }] : []),
   ];
 }
 
@@ -68,7 +69,7 @@ export async function mergeCommand(files: readonly string[], o: MergeCommandOpti
   if (typeof merged === "number") return merged;
   const { report, ledger } = merged;
   if (o.json) writeJsonReport(o.json, report);
-  const reporters = reportersFor({ ...o, json: undefined }, out, reportContext(ledger ?? []));
+  const reporters = reportersFor({ ...o, json: undefined }, out, reportContext(ledger ?? [], undefined, HASH_FIELDS));
   for (const e of eventsOf(report)) for (const r of reporters) r.onEvent(e);
   for (const r of reporters) await r.finish();
   if (!o.quiet) out.stderr(`merged ${files.length} shard report(s): ${report.cases.length} cases`);

@@ -5,6 +5,7 @@
 import { formatPatch } from "../core/diff/patch.js";
 import type { RunSummary } from "../core/results/events.js";
 import type { CaseResult, ClassifiedDivergence } from "../core/results/result.js";
+import { adviceFor } from "../core/targets/fault-advice.js";
 
 function shown(v: unknown): string {
   if (v === undefined) return "(absent)";
@@ -20,6 +21,18 @@ function divergenceLines(ds: readonly ClassifiedDivergence[]): string[] {
     `    ${`${d.right}:`.padEnd(width)} ${shown(d.rightValue)}`,
     ...(d.detail ? [`    ${d.detail}`] : []),
   ]);
+}
+
+/** Why `builds` could not be checked on this case (one line each, with what to do), or undefined. */
+export function uncheckedOf(r: CaseResult, builds: readonly string[]): string | undefined {
+  const lines = (r.outcomes ?? []).filter((o) => builds.includes(o.build) && o.outcome === "unchecked").map((o) => {
+    const fault = o.fault ?? r.answers.find((a) => a.side === o.build)?.fault;
+    const advice = fault ? adviceFor(fault) : undefined;
+    const who = o.cause === "oracle" ? `the oracle (needed to judge ${o.build})` : o.build;
+    return `  ${who}: ${advice ? `${advice.what} — ${fault!.detail}; ${advice.hint}` : o.reason ?? "no answer"}`;
+  });
+  if (lines.length === 0) return undefined;
+  return [`${r.caseId}: could not be checked, so it cannot pass`, ...lines, `  (${r.source})`].join("\n");
 }
 
 /** Why `builds` fail this case; empty when they do not. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "@jest/globals";
 import type { CaseResult } from "../core/results/result.js";
-import { conformanceError, failureOf, ledgerProblems } from "./format.js";
+import { conformanceError, failureOf, ledgerProblems, uncheckedOf } from "./format.js";
 import { planSuite } from "./plan.js";
 
 function result(over: Partial<CaseResult>): CaseResult {
@@ -63,6 +63,33 @@ describe("failureOf", () => {
 
   test("the error carries only the message, no stack frames", () => {
     expect(conformanceError("boom").stack).toBe("ConformanceError: boom");
+  });
+});
+
+describe("uncheckedOf", () => {
+  const refused = { kind: "unreachable" as const, detail: "connect ECONNREFUSED 127.0.0.1:9067" };
+  const down = result({
+    answers: [{ side: "mybackend", transport: "grpc", status: "fault:unreachable", code: 14, message: "", count: 0, wireBytes: 0, ms: 1, hex: [], fault: refused }],
+    outcomes: [{ build: "mybackend", outcome: "unchecked", cause: "mybackend", fault: refused }],
+  });
+
+  test("a build that could not be checked fails its test with what happened and what to do", () => {
+    expect(uncheckedOf(down, ["mybackend"])!.split("\n")).toEqual([
+      "GetBlock/x: could not be checked, so it cannot pass",
+      "  mybackend: unreachable — connect ECONNREFUSED 127.0.0.1:9067; is the server running?",
+      "  (cases/grpc/GetBlock.yaml:3)",
+    ]);
+  });
+
+  test("the oracle down is named as the cause", () => {
+    const fault = { kind: "empty-body" as const, detail: "connection closed with no reply (ECONNRESET); Zebra does this for a missing or wrong cookie" };
+    const r = result({ outcomes: [{ build: "zaino", outcome: "unchecked", cause: "oracle", fault }] });
+    expect(uncheckedOf(r, ["zaino"])).toContain("  the oracle (needed to judge zaino): connection closed with no reply — ");
+  });
+
+  test("nothing for builds that were checked, or not asked about", () => {
+    expect(uncheckedOf(down, ["other"])).toBeUndefined();
+    expect(uncheckedOf(result({ outcomes: [{ build: "zaino", outcome: "pass" }] }), ["zaino"])).toBeUndefined();
   });
 });
 

@@ -55,6 +55,12 @@ describe("verdictOf", () => {
     expect(verdictOf(builds(["a", id(1)], ["b", faulted()]), id(1))).toMatchObject({ verdict: "deviant", deviants: ["b"] });
   });
 
+  test("one build with nothing to measure it against is unjudged, not agreement", () => {
+    expect(verdictOf(builds(["a", id(1)]))).toMatchObject({ verdict: "unjudged", reference: "none", deviants: [] });
+    expect(verdictOf(builds(["a", id(1)]), id(1))).toMatchObject({ verdict: "agree", reference: "oracle" });
+    expect(verdictOf(builds(["a", failed(3)]), undefined, { expect: { kind: "error" as const, codes: ["INVALID_ARGUMENT"] } })).toMatchObject({ verdict: "agree", reference: "expectation" });
+  });
+
   test("oracle-anchored: unavailable when the oracle could not answer", () => {
     expect(verdictOf(builds(["a", id(1)], ["b", id(1)]), faulted())).toMatchObject({ verdict: "unavailable", reference: "oracle" });
     expect(verdictOf(builds(["a", id(1)]), undefined, { expect: { kind: "oracle" } })).toMatchObject({ verdict: "unavailable" });

@@ -11,7 +11,8 @@
 // deviant (named builds differ from a reference the others match), all-vs-oracle (the
 // answering builds agree with each other but not with the oracle or expectation), split
 // (no reference), unavailable (no build answered, or an oracle-anchored case whose
-// oracle could not answer). A build with a fault gave no answer: it is listed in
+// oracle could not answer: nothing could be checked), unjudged (one build, and neither
+// an oracle answer nor an expected error to measure it against). A build with a fault gave no answer: it is listed in
 // `unavailable` and, when there is a reference, among the deviants, since the others
 // did answer.
 
@@ -19,7 +20,7 @@ import { sameCanonical, type Canonical } from "../canon/index.js";
 import type { Expectation } from "../corpus/case.js";
 import { conformsToError, errorCodeOf } from "./expect.js";
 
-export type VerdictKind = "agree" | "deviant" | "all-vs-oracle" | "split" | "unavailable";
+export type VerdictKind = "agree" | "deviant" | "all-vs-oracle" | "split" | "unavailable" | "unjudged";
 
 export interface Verdict {
   verdict: VerdictKind;
@@ -66,6 +67,7 @@ export function verdictOf(observations: ReadonlyMap<string, Canonical>, oracle?:
     if (answerGroups.length === 1) return v("all-vs-oracle", "oracle", [], "the builds agree with each other but not with the oracle");
     return v("split", "oracle", [], `${answerGroups.length} different answers, none equal to the oracle's`);
   }
+  if (names.length === 1) return v("unjudged", "none", [], "one build, and no oracle answer or expected error to measure it against");
   const top = answerGroups[0];
   if (top.length === names.length) return v("agree", "none", [], "every build gave the same answer");
   if (top.length * 2 > answering.length) return v("deviant", "majority", others(top), `${top.length} of ${answering.length} answering builds agree (no oracle: the strict majority is the reference)`);

@@ -1,10 +1,13 @@
 // What the ledger says about a whole run: entries that no longer show (stale) and
 // entries past their date (expired). Only entries about builds in the run are judged:
-// an entry for lightwalletd says nothing in a run without lightwalletd.
+// an entry for lightwalletd says nothing in a run without lightwalletd. Only judged
+// answers count: a build that could not be checked on a case the entry covers, or whose
+// answers had nothing to be measured against, says nothing about whether it still shows.
 
 import type { CaseResult } from "../results/result.js";
 import { glob } from "../corpus/glob.js";
 import { appliesTo, type BuildIdentity } from "./classify.js";
+import type { OutcomeKind } from "../results/outcome.js";
 import type { Quirk } from "./quirk.js";
 
 export interface StaleEntry {
@@ -45,7 +48,10 @@ export function ledgerFindings(ledger: readonly Quirk[], results: readonly CaseR
     if (applicable.length === 0) continue;
     if (q.expires !== undefined && q.expires < day) expired.push({ quirk: q.id, expires: q.expires, builds: applicable.map((b) => b.name) });
     for (const b of applicable) {
-      const ran = results.filter((r) => exercises(q, r) && r.answers.some((a) => a.side === b.name)).length;
+      const covered = results.filter((r) => exercises(q, r) && r.answers.some((a) => a.side === b.name));
+      const outcome = (r: CaseResult): OutcomeKind | undefined => r.outcomes?.find((o) => o.build === b.name)?.outcome;
+      if (covered.some((r) => outcome(r) === "unchecked")) continue;
+      const ran = covered.filter((r) => outcome(r) !== "unjudged").length;
       if (ran === 0 || matchedBy.has(`${q.id}\u0000${b.name}`)) continue;
       stale.push({ quirk: q.id, build: b.name, reason: `${b.name} answered ${ran} case(s) this entry covers and never showed it` });
     }

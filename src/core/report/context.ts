@@ -24,6 +24,8 @@ export interface ReportContext {
   quirks?: readonly QuirkInfo[];
   /** Per build name (and "oracle"), the kind of credentials each endpoint takes. */
   auth?: Readonly<Record<string, { grpc?: AuthKind; jsonrpc?: AuthKind }>>;
+  /** Protobuf JSON field names whose 32-byte values are hashes shown in display order (the protocol's wing says which). */
+  hashFields?: readonly string[];
 }
 
 export function quirkInfo(q: Quirk): QuirkInfo {
@@ -37,7 +39,7 @@ export function quirkInfo(q: Quirk): QuirkInfo {
 }
 
 /** The context of a run: its ledger and config. Only auth *kinds* are kept. */
-export function reportContext(ledger: readonly Quirk[], config?: RunConfig): ReportContext {
+export function reportContext(ledger: readonly Quirk[], config?: RunConfig, hashFields: readonly string[] = []): ReportContext {
   const auth: Record<string, { grpc?: AuthKind; jsonrpc?: AuthKind }> = {};
   const kind = (ep: Endpoint | undefined): AuthKind | undefined =>
     ep?.auth?.kind ?? (ep?.headers && Object.keys(ep.headers).length > 0 ? "headers" : undefined);
@@ -48,5 +50,5 @@ export function reportContext(ledger: readonly Quirk[], config?: RunConfig): Rep
   };
   for (const b of config?.builds ?? []) auth[b.name] = entry(b.grpc, b.jsonrpc);
   if (config?.oracle) auth.oracle = entry(undefined, config.oracle.jsonrpc);
-  return { quirks: ledger.map(quirkInfo), auth };
+  return { quirks: ledger.map(quirkInfo), auth, ...(hashFields.length > 0 ? { hashFields } : {}) };
 }

@@ -9,6 +9,7 @@ import type { Answer, CaseResult } from "../results/result.js";
 import type { QuirkInfo, ReportContext } from "./context.js";
 import type { JsonReport } from "./json.js";
 import { reproduceCommands, type ReproduceCommand } from "./reproduce.js";
+import { withDisplayHashes } from "./hash-view.js";
 
 /** Most hex characters embedded per answer (two per byte). */
 export const MAX_HEX_CHARS = 256 * 1024;
@@ -23,9 +24,11 @@ export interface HtmlAnswer extends Omit<Answer, "hex" | "json"> {
   truncated?: string;
 }
 
-export interface HtmlCase extends Omit<CaseResult, "answers" | "oracle"> {
+export interface HtmlCase extends Omit<CaseResult, "answers" | "oracle" | "olderOracles"> {
   answers: HtmlAnswer[];
   oracle?: HtmlAnswer;
+  /** The oracle's answers under older protocol rules, for builds judged under them. */
+  olderOracles?: HtmlAnswer[];
   /** Commands that repeat the call, per side ("oracle" for JSON-RPC cases). */
   reproduce: Record<string, ReproduceCommand[]>;
 }
@@ -126,15 +129,16 @@ function reproduceFor(r: CaseResult, builds: ReadonlyMap<string, BuildInfo>, ora
 export function htmlDataFrom(report: JsonReport, ctx: ReportContext = {}): HtmlData {
   const store = blobStore();
   const builds = new Map(report.builds.map((b) => [b.name, b]));
+  const hashFields = new Set(ctx.hashFields ?? []);
   const answer = (a: Answer): HtmlAnswer => {
     const { hex, json, ...rest } = a;
     const h = cutHex(hex);
-    const j = cutJson(json);
+    const j = cutJson(a.transport === "grpc" && json !== undefined ? withDisplayHashes(json, hashFields) : json);
     const notes = [h.note, j.note].filter((n): n is string => n !== undefined);
     return { ...rest, hex: store.put(h.hex), json: store.put(j.json), ...(notes.length > 0 ? { truncated: notes.join("; ") } : {}) };
   };
   const cases = report.cases.map((r): HtmlCase => {
-    const { answers, oracle, request, divergences, patches, ...rest } = r;
+    const { answers, oracle, olderOracles, request, divergences, patches, ...rest } = r;
     return {
       ...rest,
       ...(request !== undefined ? { request: clip(request)! } : {}),
@@ -149,13 +153,15 @@ export function htmlDataFrom(report: JsonReport, ctx: ReportContext = {}): HtmlD
       })),
       answers: answers.map(answer),
       ...(oracle ? { oracle: answer(oracle) } : {}),
+      ...(olderOracles ? { olderOracles: olderOracles.map(answer) } : {}),
       // From the whole request: the commands must send what the case sent.
       reproduce: reproduceFor(r, builds, report.oracle, ctx),
     };
   });
   return {
     tool: report.tool, schemaVersion: report.schemaVersion, startedAt: report.startedAt, finishedAt: report.finishedAt,
-    partial: report.partial, exitCode: report.exitCode, chain: report.chain, oracle: report.oracle, shard: report.shard,
+    partial: report.partial, interrupted: report.interrupted, exitCode: report.exitCode, chain: report.chain, oracle: report.oracle,
+    conditions: report.conditions, shard: report.shard,
     builds: report.builds, summary: report.summary,
     quirks: Object.fromEntries((ctx.quirks ?? []).map((q) => [q.id, q])),
     blobs: store.blobs, cases,

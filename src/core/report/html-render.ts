@@ -3,10 +3,11 @@
 // methods × builds, and the case list. The drill-down is drawn by the page's script
 // from the embedded data. Every piece of run data goes through `esc`.
 
-import type { BuildInfo, RunSummary } from "../results/events.js";
+import type { BuildInfo, RunCondition, RunSummary } from "../results/events.js";
 import type { CaseResult } from "../results/result.js";
 import type { JsonReport } from "./json.js";
-import { matrixOf, type MatrixCell, type MatrixRow } from "./matrix.js";
+import { cellStatus, matrixOf, type MatrixCell, type MatrixRow } from "./matrix.js";
+import { uncheckedLine } from "../results/unchecked.js";
 
 export { matrixOf };
 
@@ -15,11 +16,15 @@ export function esc(s: string | number): string {
 }
 
 /** How one build did on one case; "none" when it was not asked (it does not serve the transport). */
-export type CellStatus = "new" | "known" | "ok" | "none" | "skipped";
+export type CellStatus = "new" | "unchecked" | "known" | "unjudged" | "ok" | "none" | "skipped";
 
-export function caseStatus(r: Pick<CaseResult, "skipped" | "answers" | "divergences" | "drift">, build: string): CellStatus {
+export function caseStatus(r: Pick<CaseResult, "skipped" | "answers" | "divergences" | "drift" | "outcomes">, build: string): CellStatus {
   if (r.skipped) return "skipped";
-  if (!r.answers.some((a) => a.side === build)) return "none";
+  const answer = r.answers.find((a) => a.side === build);
+  if (!answer) return "none";
+  const outcome = r.outcomes?.find((o) => o.build === build)?.outcome;
+  if (outcome === "unchecked" || (answer.fault && !outcome)) return "unchecked";
+  if (outcome === "unjudged") return "unjudged";
   const mine = r.divergences.filter((d) => d.build === build);
   if (mine.some((d) => d.quirk === null)) return "new";
   if ((r.drift ?? []).some((d) => d.build === build && d.status === "changed")) return "new";
@@ -30,18 +35,35 @@ export function caseStatus(r: Pick<CaseResult, "skipped" | "answers" | "divergen
 export function worstStatus(r: CaseResult, builds: readonly BuildInfo[]): CellStatus {
   if (r.skipped) return "skipped";
   const all = builds.map((b) => caseStatus(r, b.name));
-  for (const s of ["new", "known", "ok"] as const) if (all.includes(s)) return s;
+  for (const s of ["new", "unchecked", "known", "unjudged", "ok"] as const) if (all.includes(s)) return s;
   return "none";
 }
 
-const SYMBOL: Record<CellStatus, string> = { new: "✗", known: "~", ok: "✓", none: "–", skipped: "○" };
+const SYMBOL: Record<CellStatus, string> = { new: "✗", unchecked: "!", known: "~", unjudged: "?", ok: "✓", none: "–", skipped: "○" };
 
 function cellHtml(row: MatrixRow, b: BuildInfo, cell: MatrixCell | undefined): string {
   const data = `data-method="${esc(`${row.transport} ${row.method}`)}" data-build="${esc(b.name)}"`;
   if (!cell) return `<td class="cell none" ${data} title="${esc(`${b.name} does not serve ${row.transport}`)}">–</td>`;
   if (cell.fresh > 0) return `<td class="cell new" ${data} title="${esc(`${cell.fresh} new divergence(s) in ${cell.ran} case(s)`)}"><button>${cell.fresh} new</button></td>`;
+  if (cell.unchecked > 0) return `<td class="cell unchecked" ${data} title="${esc(`could not be checked on ${cell.unchecked} of ${cell.ran} case(s)`)}"><button>!${cell.unchecked}</button></td>`;
   if (cell.known > 0) return `<td class="cell known" ${data} title="${esc(`${cell.known} known divergence(s) (ledger) in ${cell.ran} case(s)`)}"><button>~${cell.known}</button></td>`;
+  if (cell.unjudged > 0) return `<td class="cell unjudged" ${data} title="${esc(`nothing to measure ${cell.unjudged} of ${cell.ran} case(s) against`)}"><button>?${cell.unjudged}</button></td>`;
   return `<td class="cell ok" ${data} title="${esc(`same as the reference in all ${cell.ran} case(s)`)}"><button>✓</button></td>`;
+}
+
+/** The legend of the statuses the matrix shows; ✓ says what the reference was in this run. */
+function legendHtml(rows: readonly MatrixRow[], hasOracle: boolean, builds: number): string {
+  const used = new Set(rows.flatMap((r) => r.cells.map(cellStatus)));
+  const against = hasOracle ? "the oracle (or the expected error)" : builds > 1 ? "the other builds (no oracle) or the expected error" : "the expected error";
+  const parts: [string, string][] = [
+    ["ok", `<span class="cell ok">✓</span> same as ${esc(against)} on every case`],
+    ["known", `<span class="cell known">~N</span> known divergences (ledger)`],
+    ["new", `<span class="cell new">N new</span> new divergences`],
+    ["unchecked", `<span class="cell unchecked">!N</span> could not be checked on N cases`],
+    ["unjudged", `<span class="cell unjudged">?N</span> unjudged: nothing to measure N cases against`],
+    ["none", `<span class="cell none">–</span> not served`],
+  ];
+  return parts.filter(([k]) => used.has(k as never)).map(([, t]) => t).join(" ");
 }
 
 function buildHead(b: BuildInfo): string {
@@ -49,27 +71,30 @@ function buildHead(b: BuildInfo): string {
   return `<th class="build" scope="col" title="${esc(what)}"><span class="bname">${esc(b.name)}</span>${b.emulated ? `<span class="emu">EMU</span>` : ""}</th>`;
 }
 
-export function renderMatrix(builds: readonly BuildInfo[], results: readonly CaseResult[]): string {
+export function renderMatrix(builds: readonly BuildInfo[], results: readonly CaseResult[], hasOracle = true): string {
   const rows = matrixOf(builds, results);
   const body = rows.map((row) => `<tr><th scope="row" class="method" data-method="${esc(`${row.transport} ${row.method}`)}"><span class="tp">${row.transport === "jsonrpc" ? "rpc" : "grpc"}</span> ${esc(row.method)} <span class="n">${row.cases}</span></th>${row.cells.map((c, i) => cellHtml(row, builds[i]!, c)).join("")}</tr>`).join("\n");
   return `<table class="matrix" id="matrix"><thead><tr><th scope="col">method <span class="n">cases</span></th>${builds.map(buildHead).join("")}</tr></thead>
 <tbody>
 ${body}
 </tbody></table>
-<p class="legend"><span class="cell ok">✓</span> same as the reference on every case <span class="cell known">~N</span> known divergences (ledger) <span class="cell new">N new</span> new divergences <span class="cell none">–</span> not served · <span class="emu">EMU</span> emulated profile · click a cell to list its cases</p>`;
+<p class="legend">${legendHtml(rows, hasOracle, builds.length)} · <span class="emu">EMU</span> emulated profile · click a cell to list its cases</p>`;
 }
 
-function summaryHtml(s: RunSummary | null, partial: boolean): string {
+function summaryHtml(s: RunSummary | null, partial: boolean, conditions: readonly RunCondition[]): string {
   if (!s) return `<p class="warn">The run did not finish: no summary.</p>`;
   const chip = (cls: string, text: string) => `<span class="chip ${cls}">${esc(text)}</span>`;
   const verdicts = Object.entries(s.verdicts).map(([k, n]) => chip(`v-${k}`, `${k} ${n}`)).join("");
   const ledger = [
+    ...conditions.map((k) => `<li class="bad">warning: ${k.side === "run" ? "" : `${esc(k.side)}: `}${esc(k.detail)}</li>`),
+    ...s.unchecked.map((u) => `<li class="bad">could not check ${esc(uncheckedLine(u))}</li>`),
     ...s.expired.map((e) => `<li class="bad">expired ledger entry <code>${esc(e.quirk)}</code> (expired ${esc(e.expires)})</li>`),
     ...s.stale.map((e) => `<li class="stale">stale ledger entry <code>${esc(e.quirk)}</code>: ${esc(e.reason)}</li>`),
   ];
   return `<div class="summary">
 ${chip("", `${s.cases} cases`)}${chip("", `${s.skipped} skipped`)}${chip("", `${(s.durationMs / 1000).toFixed(1)} s`)}
 ${verdicts}
+${chip(s.outcomes.unchecked > 0 ? "new" : "ok", `${s.outcomes.unchecked} could not be checked`)}${chip("", `${s.outcomes.unjudged} unjudged`)}
 ${chip(s.newDivergences > 0 ? "new" : "ok", `${s.newDivergences} new`)}${chip(s.known > 0 ? "known" : "", `${s.known} known`)}${chip("", `${s.divergences} divergences`)}
 ${s.drifted !== undefined ? chip(s.drifted > 0 ? "new" : "ok", `${s.drifted} drifted from goldens`) : ""}
 ${partial ? `<span class="chip new">interrupted: partial results</span>` : ""}
@@ -96,7 +121,7 @@ export function renderHeader(report: JsonReport): string {
 <h1>zconform <span class="sub">lightwallet conformance report</span></h1>
 <p class="facts">${facts.join(" · ")}</p>
 ${emulated > 0 ? `<p class="note">Builds marked EMULATED are profiles of zconform's embedded fixture network that reproduce documented behaviour of real servers; they are not the real builds.</p>` : ""}
-${summaryHtml(report.summary, report.partial)}
+${summaryHtml(report.summary, report.partial, report.conditions)}
 <details class="buildlist"${report.builds.length <= 8 ? " open" : ""}><summary>${report.builds.length} builds</summary>${buildsHtml(report.builds)}</details>
 </header>`;
 }
@@ -115,7 +140,7 @@ export function renderCaseList(builds: readonly BuildInfo[], results: readonly C
   }).join("\n");
   return `<div class="filters">
 <input id="q" type="search" placeholder="filter cases: id, title, tag" aria-label="filter cases">
-<select id="status" aria-label="status"><option value="">all statuses</option><option value="new">new divergences</option><option value="known">known quirks only</option><option value="ok">conforming</option><option value="skipped">skipped</option></select>
+<select id="status" aria-label="status"><option value="">all statuses</option><option value="new">new divergences</option><option value="unchecked">could not be checked</option><option value="known">known quirks only</option><option value="unjudged">unjudged</option><option value="ok">conforming</option><option value="skipped">skipped</option></select>
 <select id="build" aria-label="build"><option value="">any build</option>${builds.map((b) => `<option value="${esc(b.name)}">${esc(b.name)}</option>`).join("")}</select>
 <span id="methodchip" hidden></span>
 <span id="count" class="n"></span>

@@ -9,7 +9,7 @@ export const HTML_SCRIPT = String.raw`
   "use strict";
   var data = JSON.parse(document.getElementById("zconform-data").textContent);
   var blobs = data.blobs;
-  var SYM = { "new": "\u2717", known: "~", ok: "\u2713", none: "\u2013", skipped: "\u25cb" };
+  var SYM = { "new": "\u2717", unchecked: "!", known: "~", unjudged: "?", ok: "\u2713", none: "\u2013", skipped: "\u25cb" };
 
   function h(tag, attrs) {
     var el = document.createElement(tag);
@@ -34,9 +34,17 @@ export const HTML_SCRIPT = String.raw`
   function blob(i) { return i >= 0 ? blobs[i] : undefined; }
   function show(v) { return v === undefined ? "(absent)" : JSON.stringify(v); }
 
+  function outcomeOf(c, build) {
+    return (c.outcomes || []).filter(function (o) { return o.build === build; })[0];
+  }
+
   function statusOf(c, build) {
     if (c.skipped) return "skipped";
-    if (!c.answers.some(function (a) { return a.side === build; })) return "none";
+    var answer = c.answers.filter(function (a) { return a.side === build; })[0];
+    if (!answer) return "none";
+    var outcome = outcomeOf(c, build);
+    if ((outcome && outcome.outcome === "unchecked") || (!outcome && answer.fault)) return "unchecked";
+    if (outcome && outcome.outcome === "unjudged") return "unjudged";
     var mine = c.divergences.filter(function (d) { return d.build === build; });
     if (mine.some(function (d) { return d.quirk === null; })) return "new";
     if ((c.drift || []).some(function (d) { return d.build === build && d.status === "changed"; })) return "new";
@@ -111,7 +119,8 @@ export const HTML_SCRIPT = String.raw`
       name = group.filter(function (s) { return s !== build; })[0] || null;
     }
     if (!name) return null;
-    var answer = name === "oracle" ? c.oracle : c.answers.filter(function (a) { return a.side === name; })[0];
+    // A build judged under an older protocol version is measured against the oracle's answer under that version's rules.
+    var answer = name === "oracle" ? c.oracle : (c.olderOracles || []).concat(c.answers).filter(function (a) { return a.side === name; })[0];
     return { name: name, answer: answer };
   }
 
@@ -195,7 +204,11 @@ export const HTML_SCRIPT = String.raw`
     var drift = (c.drift || []).filter(function (d) { return d.build === build && d.status !== "unchanged"; });
     var refName = ref ? ref.name : "reference";
     var panel = h("div", { cls: "panel", "data-build": build });
-    append(panel, h("h3", { text: divs.length ? "divergences of " + build + " from " + refName : "no divergence from " + refName }));
+    var status = statusOf(c, build), outcome = outcomeOf(c, build);
+    var heading = status === "unchecked" ? "could not check " + build + ": " + (outcome && outcome.reason ? outcome.reason : answer && answer.fault ? answer.fault.kind + ": " + answer.fault.detail : "no answer")
+      : status === "unjudged" ? "unjudged: " + (outcome && outcome.reason ? outcome.reason : "nothing to measure " + build + " against")
+      : divs.length ? "divergences of " + build + " from " + refName : "no divergence from " + refName;
+    append(panel, h("h3", { cls: status === "unchecked" ? "bad" : null, text: heading }));
     if (divs.length) {
       append(panel, h("table", { cls: "divs" },
         h("thead", null, h("tr", null, ["kind", "path", refName, build, "quirk"].map(function (t) { return h("th", { text: t }); }))),

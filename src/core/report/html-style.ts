@@ -56,6 +56,8 @@ table.matrix th.method { text-align: left; padding: 2px 8px; font-family: var(--
 .cell.known { color: var(--known); background: var(--known-bg); box-shadow: inset 0 0 0 1px var(--known-line); }
 .cell.new { color: var(--new); background: var(--new-bg); font-weight: 700; }
 .cell.none { color: var(--none); }
+.cell.unchecked { color: var(--new); background: var(--new-bg); font-weight: 700; font-style: italic; }
+.cell.unjudged { color: var(--none); box-shadow: inset 0 0 0 1px var(--line); }
 td.cell.selected { outline: 2px solid var(--fg); outline-offset: -2px; }
 .legend { color: var(--muted); font-size: 12px; margin: 6px 0 0; }
 .legend .cell { display: inline-block; min-width: 0; padding: 0 5px; margin: 0 3px 0 10px; border-radius: 2px; }
@@ -82,7 +84,7 @@ tr.case.current { background: var(--hl); box-shadow: inset 3px 0 0 var(--ok); }
 .verdict { color: var(--muted); font-size: 11px; white-space: nowrap; }
 td.mini { text-align: center; font-family: var(--mono); width: 18px; padding: 1px 0; }
 .mini.ok { color: var(--ok); } .mini.known { color: var(--known); font-weight: 700; }
-.mini.new { color: var(--new); background: var(--new-bg); font-weight: 700; } .mini.none, .mini.skipped { color: var(--none); }
+.mini.new, .mini.unchecked { color: var(--new); background: var(--new-bg); font-weight: 700; } .mini.none, .mini.skipped, .mini.unjudged { color: var(--none); }
 .empty { color: var(--muted); padding: 30px; border: 1px dashed var(--line); text-align: center; }
 .dhead h2 { margin: 0; font-family: var(--mono); word-break: break-all; }
 .dhead .ctitle { font-size: 13px; }
@@ -92,7 +94,8 @@ td.mini { text-align: center; font-family: var(--mono); width: 18px; padding: 1p
 .badge.new { color: var(--new); background: var(--new-bg); }
 .badge.known { color: var(--known); background: var(--known-bg); box-shadow: inset 0 0 0 1px var(--known-line); }
 .badge.ok { color: var(--ok); background: var(--ok-bg); }
-.badge.none, .badge.skipped { color: var(--none); border: 1px solid var(--line); }
+.badge.none, .badge.skipped, .badge.unjudged { color: var(--none); border: 1px solid var(--line); }
+.badge.unchecked { color: var(--new); background: var(--new-bg); }
 .tabs { display: flex; flex-wrap: wrap; gap: 2px; border-bottom: 1px solid var(--line); margin-top: 10px; }
 .tabs button { font: 12px var(--mono); border: 1px solid var(--line); border-bottom: none; background: var(--panel); color: var(--fg); padding: 3px 8px; cursor: pointer; border-radius: 4px 4px 0 0; }
 .tabs button[aria-selected="true"] { background: var(--bg); font-weight: 700; position: relative; top: 1px; }

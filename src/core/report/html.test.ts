@@ -20,11 +20,22 @@ const answer = (side: string, hex: string[] = ["0a0b"], json: unknown = { height
 function report(cases: CaseResult[]): JsonReport {
   const events: RunEvent[] = [
     { type: "run-start", schemaVersion: 1, tool: { name: "zconform", version: "0.0.0" }, startedAt: "2026-01-01T00:00:00.000Z", chain: "fixture",
-      oracle: "http://127.0.0.1:1/", builds: [{ name: "a", implementation: "zaino", emulated: true, grpc: "http://127.0.0.1:2" }, { name: EVIL, implementation: "other", emulated: false }], cases: cases.length },
+      oracle: "http://127.0.0.1:1/", builds: [{ name: "a", implementation: "zaino", emulated: true, grpc: "http://127.0.0.1:2" }, { name: EVIL, implementation: "other", emulated: false }], conditions: [], cases: cases.length },
     ...cases.map((r, i): RunEvent => ({ type: "case-result", result: r, done: i + 1, total: cases.length, index: i })),
   ];
   return jsonReportFrom(events);
 }
+
+describe("older protocol versions", () => {
+  test("the oracle's answer under older rules is embedded like any answer, for the drill-down to show", () => {
+    const older = answer("oracle@v0.4.0", ["0c0d"], { height: "2" });
+    const data = htmlDataFrom(report([result({ answers: [answer("a")], oracle: answer("oracle"), olderOracles: [older] })]));
+    const shown = data.cases[0]!.olderOracles![0]!;
+    expect(shown.side).toBe("oracle@v0.4.0");
+    expect(data.blobs[shown.hex]).toEqual(["0c0d"]);
+    expect(data.blobs[shown.json]).toEqual({ height: "2" });
+  });
+});
 
 describe("embedding data in the page", () => {
   test("scriptJson leaves no way out of the script element, and parses back to the same value", () => {
@@ -78,7 +89,7 @@ describe("matrix and statuses", () => {
   test("per method and build: new, known and answered counts; undefined where not served", () => {
     const m = matrixOf(builds, cases);
     expect(m.map((r) => r.method)).toEqual(["GetBlock", "getinfo"]);
-    expect(m[0]!.cells).toEqual([{ ran: 2, fresh: 1, known: 0 }, { ran: 2, fresh: 0, known: 2 }]);
+    expect(m[0]!.cells).toEqual([{ ran: 2, fresh: 1, known: 0, unchecked: 0, unjudged: 0 }, { ran: 2, fresh: 0, known: 2, unchecked: 0, unjudged: 0 }]);
     expect(m[1]!.cells[0]).toBeUndefined();
   });
 
@@ -88,5 +99,14 @@ describe("matrix and statuses", () => {
     expect(caseStatus(cases[1]!, "a")).toBe("ok");
     expect(caseStatus(cases[2]!, "a")).toBe("none");
     expect(caseStatus(result({ skipped: "no anchor" }), "a")).toBe("skipped");
+  });
+
+  test("a build that could not be checked, or had nothing to be measured against, is never ok", () => {
+    const down = result({ caseId: "c4", answers: [{ ...answer("a"), status: "fault:unreachable", fault: { kind: "unreachable", detail: "connect ECONNREFUSED" } }],
+      outcomes: [{ build: "a", outcome: "unchecked", cause: "a", fault: { kind: "unreachable", detail: "connect ECONNREFUSED" } }] });
+    const alone = result({ caseId: "c5", answers: [answer("a")], outcomes: [{ build: "a", outcome: "unjudged", reason: "an agree case needs a second build" }] });
+    expect(caseStatus(down, "a")).toBe("unchecked");
+    expect(caseStatus(alone, "a")).toBe("unjudged");
+    expect(matrixOf(builds, [down, alone])[0]!.cells[0]).toEqual({ ran: 2, fresh: 0, known: 0, unchecked: 1, unjudged: 1 });
   });
 });

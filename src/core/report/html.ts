@@ -36,7 +36,7 @@ ${renderHeader(report)}
 <div class="left">
 <section aria-label="matrix">
 <h2>Methods × builds</h2>
-${renderMatrix(report.builds, report.cases)}
+${renderMatrix(report.builds, report.cases, report.oracle !== null)}
 </section>
 <section aria-label="cases">
 <h2>Cases</h2>

@@ -3,7 +3,7 @@
 // result and a flat list of divergences, each with caseId, method, build, kind, path and
 // quirk (null when new).
 
-import type { BuildInfo, Reporter, RunEvent, RunSummary } from "../results/events.js";
+import type { BuildInfo, Reporter, RunCondition, RunEvent, RunSummary } from "../results/events.js";
 import type { CaseResult, ClassifiedDivergence } from "../results/result.js";
 import { writeJsonReport } from "./json-file.js";
 
@@ -13,9 +13,13 @@ export interface JsonReport {
   startedAt: string;
   finishedAt: string | null;
   partial: boolean;
+  /** The signal that interrupted the run, or null. */
+  interrupted: string | null;
   exitCode: number | null;
   chain: string;
   oracle: string | null;
+  /** How the run was made, where that weakens its results (no oracle, TLS checks off, …). */
+  conditions: RunCondition[];
   shard: { index: number; count: number } | null;
   builds: BuildInfo[];
   summary: RunSummary | null;
@@ -35,9 +39,11 @@ export function jsonReportFrom(events: readonly RunEvent[]): JsonReport {
     startedAt: start.startedAt,
     finishedAt: end?.type === "run-end" ? end.finishedAt : null,
     partial: end?.type === "run-end" ? end.partial : true,
+    interrupted: end?.type === "run-end" ? end.interrupted ?? null : null,
     exitCode: end?.type === "run-end" ? end.exitCode : null,
     chain: start.chain,
     oracle: start.oracle ?? null,
+    conditions: start.conditions,
     shard: start.shard ?? null,
     builds: start.builds,
     summary: end?.type === "run-end" ? end.summary : null,

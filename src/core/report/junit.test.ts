@@ -31,9 +31,9 @@ function result(over: Partial<CaseResult>): CaseResult {
 function report(cases: CaseResult[]): JsonReport {
   const events: RunEvent[] = [
     { type: "run-start", schemaVersion: 1, tool: { name: "zconform", version: "0.0.0" }, startedAt: "2026-01-01T00:00:00.000Z", chain: "fixture",
-      builds: [{ name: "a", implementation: "zaino", emulated: true }, { name: "b", implementation: "other", emulated: false }], cases: cases.length },
+      builds: [{ name: "a", implementation: "zaino", emulated: true }, { name: "b", implementation: "other", emulated: false }], conditions: [], cases: cases.length },
     ...cases.map((r, i): RunEvent => ({ type: "case-result", result: r, done: i + 1, total: cases.length, index: i })),
-    { type: "run-end", summary: { cases: cases.length, skipped: 0, verdicts: {}, divergences: 0, newDivergences: 0, known: 0, stale: [], expired: [], durationMs: 1234 }, partial: false, finishedAt: "2026-01-01T00:00:01.000Z", exitCode: 0 },
+    { type: "run-end", summary: { cases: cases.length, skipped: 0, verdicts: {}, outcomes: { pass: 0, known: 0, new: 0, unchecked: 0, unjudged: 0 }, unchecked: [], divergences: 0, newDivergences: 0, known: 0, stale: [], expired: [], durationMs: 1234 }, partial: false, finishedAt: "2026-01-01T00:00:01.000Z", exitCode: 0 },
   ];
   return jsonReportFrom(events);
 }

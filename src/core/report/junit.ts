@@ -1,7 +1,8 @@
 // The JUnit XML report, for CI systems that show test results: one <testcase> per case
 // and build that ran (a <failure> when that build diverges from its reference in a way
-// the ledger does not know, an <error> when it could not answer), one <skipped> testcase
-// per case that did not run, known quirks in <system-out>, one <testsuite> per method,
+// the ledger does not know, an <error> when it could not be checked — no answer, or no
+// oracle answer to measure it against — and <skipped> when it answered but had nothing
+// to be judged against), one <skipped> testcase per case that did not run, known quirks in <system-out>, one <testsuite> per method,
 // and a "ledger" suite whose one testcase fails on stale or expired entries — so the CI
 // page fails exactly when the run's exit code does.
 
@@ -11,6 +12,8 @@ import type { Reporter, RunEvent } from "../results/events.js";
 import type { CaseResult, ClassifiedDivergence } from "../results/result.js";
 import type { ReportContext } from "./context.js";
 import { jsonReportFrom, type JsonReport } from "./json.js";
+import { adviceFor } from "../targets/fault-advice.js";
+import { uncheckedLine } from "../results/unchecked.js";
 
 /** Characters XML 1.0 cannot carry even as references become a visible \uXXXX. */
 function xmlSafe(s: string): string {
@@ -72,9 +75,16 @@ function caseTestcases(r: CaseResult, ctx: ReportContext): TestCase[] {
     const fresh = mine.filter((d) => d.quirk === null);
     const known = mine.filter((d) => d.quirk !== null);
     const drift = (r.drift ?? []).find((d) => d.build === a.side && d.status === "changed");
+    const outcome = r.outcomes?.find((o) => o.build === a.side);
     const body: string[] = [];
     let verdictTag = "";
-    if (fresh.length > 0 || drift) {
+    if (outcome?.outcome === "unchecked" || (a.fault && !outcome)) {
+      const fault = outcome?.fault ?? a.fault!;
+      const who = outcome?.cause === "oracle" ? "the oracle" : a.side;
+      const advice = adviceFor(fault);
+      const message = `could not check: ${who}: ${advice.what} — ${fault.detail}; ${advice.hint}`;
+      verdictTag = `\n      <error${attrs({ message, type: `unchecked:${fault.kind}` })}>${xmlText([message, ...divergenceLines(fresh, ctx)].join("\n"))}</error>`;
+    } else if (fresh.length > 0 || drift) {
       const message = [
         ...fresh.map((d) => `${d.kind} ${d.path || "(whole answer)"}`),
         ...(drift ? [`drift from golden (${drift.divergences.length})`] : []),
@@ -84,10 +94,10 @@ function caseTestcases(r: CaseResult, ctx: ReportContext): TestCase[] {
         lines.push("", `JSON Patch ${p.left} → ${p.right}:`, ...formatPatch(p.ops).map((l) => `  ${l}`), JSON.stringify(p.ops));
       }
       if (drift) lines.push("", "drift from the recorded golden:", ...drift.divergences.map((d) => `  ${d.kind} ${d.path || "(whole answer)"}: ${value(d.leftValue)} → ${value(d.rightValue)}`));
-      // A build that gave no answer at all is an error of the run, not a wrong answer.
-      const tag = a.fault ? "error" : "failure";
-      const type = a.fault ? `fault:${a.fault.kind}` : [...new Set(fresh.map((d) => d.kind))].join(",") || "drift";
-      verdictTag = `\n      <${tag}${attrs({ message, type })}>${xmlText(lines.join("\n"))}</${tag}>`;
+      const type = [...new Set(fresh.map((d) => d.kind))].join(",") || "drift";
+      verdictTag = `\n      <failure${attrs({ message, type })}>${xmlText(lines.join("\n"))}</failure>`;
+    } else if (outcome?.outcome === "unjudged") {
+      verdictTag = `\n      <skipped${attrs({ message: `unjudged: ${outcome.reason ?? "nothing to measure it against"}` })}/>`;
     }
     if (known.length > 0) body.push(...divergenceLines(known, ctx));
     if (a.fault && !verdictTag) body.push(`fault ${a.fault.kind}: ${a.fault.detail}`);
@@ -95,7 +105,7 @@ function caseTestcases(r: CaseResult, ctx: ReportContext): TestCase[] {
     const name = `${r.caseId} [${a.side}]`;
     return {
       xml: `    <testcase${attrs({ classname: r.method, name, time: seconds(a.ms), file: r.source })}>${verdictTag}${out}${verdictTag || out ? "\n    " : ""}</testcase>`,
-      failed: verdictTag.includes("<failure"), errored: verdictTag.includes("<error"), skipped: false, ms: a.ms,
+      failed: verdictTag.includes("<failure"), errored: verdictTag.includes("<error"), skipped: verdictTag.includes("<skipped"), ms: a.ms,
     };
   });
 }
@@ -143,7 +153,9 @@ export function junitXmlFrom(report: JsonReport, o: JunitOptions = {}): string {
     `      <property${attrs({ name: "chain", value: report.chain })}/>`,
     `      <property${attrs({ name: "oracle", value: report.oracle ?? "none" })}/>`,
     ...report.builds.map((b) => `      <property${attrs({ name: `build.${b.name}`, value: `${b.implementation}${b.version ? ` ${b.version}` : ""}${b.emulated ? " (EMULATED)" : ""}` })}/>`),
-    ...(report.partial ? [`      <property${attrs({ name: "partial", value: "true" })}/>`] : []),
+    ...(report.partial ? [`      <property${attrs({ name: "partial", value: report.interrupted ? `true (${report.interrupted})` : "true" })}/>`] : []),
+    ...report.conditions.map((k) => `      <property${attrs({ name: `condition.${k.kind}.${k.side}`, value: k.detail })}/>`),
+    ...(report.summary?.unchecked ?? []).map((u) => `      <property${attrs({ name: `unchecked.${u.side}`, value: uncheckedLine(u) })}/>`),
     `    </properties>`,
   ].join("\n");
   const byMethod = new Map<string, TestCase[]>();

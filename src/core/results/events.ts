@@ -2,6 +2,19 @@
 // the runner emits it and never knows how results are shown.
 
 import type { CaseResult } from "./result.js";
+import type { OutcomeKind } from "./outcome.js";
+import type { UncheckedSide } from "./unchecked.js";
+
+/**
+ * How the run was made, where it weakens what the results mean: certificate checks
+ * off, no oracle (oracle cases are unjudged), credentials sent in clear over the network.
+ */
+export interface RunCondition {
+  kind: "insecure-skip-verify" | "no-oracle" | "plaintext-credentials";
+  /** A build name, "oracle", or "run". */
+  side: string;
+  detail: string;
+}
 
 export interface BuildInfo {
   name: string;
@@ -19,6 +32,10 @@ export interface RunSummary {
   cases: number;
   skipped: number;
   verdicts: Record<string, number>;
+  /** Case × build pairs by outcome (pass, known, new, unchecked, unjudged). */
+  outcomes: Record<OutcomeKind, number>;
+  /** Builds, and the oracle, that could not be checked on some cases: one entry each. */
+  unchecked: UncheckedSide[];
   divergences: number;
   newDivergences: number;
   known: number;
@@ -40,12 +57,17 @@ export type RunEvent =
     chain: string;
     builds: BuildInfo[];
     oracle?: string;
+    conditions: RunCondition[];
     cases: number;
     shard?: { index: number; count: number };
   }
   /** `done` counts completions; `index` is the case's place in the plan (reports list cases in plan order). */
   | { type: "case-result"; result: CaseResult; done: number; total: number; index: number }
-  | { type: "run-end"; summary: RunSummary; partial: boolean; finishedAt: string; exitCode: number };
+  | {
+    type: "run-end"; summary: RunSummary; partial: boolean; finishedAt: string; exitCode: number;
+    /** The signal that interrupted the run, when one did. */
+    interrupted?: string;
+  };
 
 export type Reporter = {
   onEvent(event: RunEvent): void;

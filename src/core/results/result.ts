@@ -7,8 +7,9 @@ import type { Divergence } from "../diff/divergence.js";
 import type { Verdict } from "../diff/verdict.js";
 import type { PatchOp } from "../diff/patch.js";
 import type { Fault, Transport } from "../targets/observation.js";
+import type { BuildOutcome } from "./outcome.js";
 
-export const REPORT_SCHEMA_VERSION = 1;
+export const REPORT_SCHEMA_VERSION = 2;
 
 /** One side's answer to one case, as reports show it. */
 export interface Answer {
@@ -67,6 +68,8 @@ export interface CaseResult {
   skipped?: string;
   request?: JsonValue;
   verdict?: Verdict;
+  /** Per build that was asked: pass, known, new, unchecked or unjudged (src/core/results/outcome.ts). */
+  outcomes?: BuildOutcome[];
   answers: Answer[];
   oracle?: Answer;
   /** The oracle's answers under the older protocol rules some builds speak ("oracle@v0.4.0"). */

@@ -16,6 +16,7 @@ import { limiter, mapLimited, type Limiter } from "./limit.js";
 import type { GrpcPlannedRequest, PlannedCase } from "./plan.js";
 import type { Protocol } from "./protocol.js";
 import type { CaseResult, ClassifiedDivergence } from "../results/result.js";
+import { outcomesOf } from "../results/outcome.js";
 
 export interface OracleSource {
   /** e.g. the oracle's JSON-RPC URL. */
@@ -48,7 +49,10 @@ export interface RunOptions {
   caseConcurrency?: number;
   /** Each result as it completes; `index` is its place in the plan. */
   onResult?: (r: CaseResult, done: number, total: number, index: number) => void;
-  /** Stops starting new cases; those in flight finish. */
+  /**
+   * Stops starting new cases. Calls in flight are the caller's to abort (closing the
+   * targets); a case that was in flight when the signal came is no result.
+   */
   signal?: AbortSignal;
   /** Send cases that carry a valid transaction (see broadcast.ts); default false. */
   allowBroadcast?: boolean;
@@ -129,12 +133,18 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
     c.expect.kind === "oracle" && o.oracle ? o.oracle.answer(pc) : Promise.resolve(undefined),
     Promise.all(older.map((v) => o.oracle!.answer(pc, v))),
   ]);
-  if (answers.some((a) => a === undefined)) return undefined;
+  if (answers.some((a) => a === undefined) || o.signal?.aborted) return undefined;
   const observations = new Map(builds.map((b, i) => [b.name, answers[i]!]));
   const olderOracles = new Map(older.flatMap((v, i) => (olderAnswers[i] ? [[v, olderAnswers[i]!] as const] : [])));
   const j = judgeCase(pc, observations, oracle, o.protocolVersions, olderOracles);
   const byName = new Map(builds.map((b) => [b.name, b]));
+  // A build that gave no well-formed answer could not be checked: its outcome says so,
+  // and a timeout or a refused connection is not a difference in what it answers. When
+  // the oracle answer a case is measured against faulted, no build could be checked.
+  const oracleFaulted = c.expect.kind === "oracle" && [oracle, ...olderOracles.values()].some((x) => x?.fault);
+  const faulted = new Set(builds.filter((b) => oracleFaulted || observations.get(b.name)!.fault).map((b) => b.name));
   const divergences: ClassifiedDivergence[] = j.divergences.flatMap(({ build, divergences: ds }) => {
+    if (faulted.has(build)) return [];
     const v = o.protocolVersions?.get(build);
     const note = v !== undefined && olderOracles.has(v) ? undefined : protocolNote(c, v);
     return ds.map((d) => ({
@@ -143,13 +153,17 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
       ...(note ? { protocolNote: note } : {}),
     }));
   });
+  const outcomes = outcomesOf({
+    expect: c.expect.kind, answers: j.answers, ...(j.oracle ? { oracle: j.oracle } : {}), ...(j.olderOracles ? { olderOracles: j.olderOracles } : {}),
+    oracleConfigured: o.oracle !== undefined, divergences,
+  });
   return {
     caseId: c.id, method: c.method, transport: c.transport, ...(c.title ? { title: c.title } : {}),
     expect: expectText(c), tags: c.tags, source: `${c.source.file}:${c.source.line}`,
     ...(pc.requestJson !== undefined ? { request: pc.requestJson } : {}),
-    verdict: j.verdict, answers: j.answers, ...(j.oracle ? { oracle: j.oracle } : {}),
+    verdict: j.verdict, outcomes, answers: j.answers, ...(j.oracle ? { oracle: j.oracle } : {}),
     ...(j.olderOracles ? { olderOracles: j.olderOracles } : {}),
-    divergences, volatile: c.volatile, excluded: j.excluded, unordered: c.unordered, patches: j.patches,
+    divergences, volatile: c.volatile, excluded: j.excluded, unordered: c.unordered, patches: j.patches.filter((p) => !faulted.has(p.right)),
   };
 }
 

@@ -19,6 +19,9 @@ import type { CaseResult, Drift } from "../results/result.js";
 import { REPORT_SCHEMA_VERSION } from "../results/result.js";
 import type { Protocol } from "./protocol.js";
 import { runCases, type Connections } from "./runner.js";
+import { OUTCOME_KINDS, outcomesWithDrift, type OutcomeKind } from "../results/outcome.js";
+import { uncheckedSides } from "../results/unchecked.js";
+import { runConditions } from "../targets/conditions.js";
 
 export interface SessionOptions {
   config: RunConfig;
@@ -29,6 +32,10 @@ export interface SessionOptions {
   /** The protocol the builds serve (src/zcash/protocol.ts for lightwallet servers). */
   protocol: Protocol;
   allowStale?: boolean;
+  /**
+   * Interrupts the run: no new case starts, calls in flight are cut at once, and the
+   * reports are written with what finished. Its reason may carry `{ signal, exitCode }`.
+   */
   signal?: AbortSignal;
   shard?: { index: number; count: number };
   caseConcurrency?: number;
@@ -69,12 +76,14 @@ export function buildInfo(b: Build, protocolVersion: string | undefined): BuildI
   };
 }
 
-export function summarize(results: readonly CaseResult[], findings: ReturnType<typeof ledgerFindings>, durationMs: number): RunSummary {
+export function summarize(results: readonly CaseResult[], findings: ReturnType<typeof ledgerFindings>, durationMs: number, builds: readonly string[]): RunSummary {
   const verdicts: Record<string, number> = {};
+  const outcomes = Object.fromEntries(OUTCOME_KINDS.map((k) => [k, 0])) as Record<OutcomeKind, number>;
   let divergences = 0;
   let fresh = 0;
   for (const r of results) {
     if (r.verdict) verdicts[r.verdict.verdict] = (verdicts[r.verdict.verdict] ?? 0) + 1;
+    for (const o of r.outcomes ?? []) outcomes[o.outcome]++;
     divergences += r.divergences.length;
     fresh += r.divergences.filter((d) => d.quirk === null).length;
   }
@@ -82,6 +91,8 @@ export function summarize(results: readonly CaseResult[], findings: ReturnType<t
     cases: results.length,
     skipped: results.filter((r) => r.skipped).length,
     verdicts,
+    outcomes,
+    unchecked: uncheckedSides(results, builds),
     divergences,
     newDivergences: fresh,
     known: divergences - fresh,
@@ -95,9 +106,27 @@ export function summarize(results: readonly CaseResult[], findings: ReturnType<t
   };
 }
 
-/** 0 when every divergence is known; 1 for new divergences, drift, expired entries, or stale ones (unless allowed). */
+/** Exit codes of run, demo and record (README, "Exit codes"). */
+export const EXIT = { ok: 0, findings: 1, usage: 2, unchecked: 3, sigint: 130, sigterm: 143 } as const;
+
+/**
+ * 0 when every divergence is known; 1 for new divergences, drift, expired entries, or
+ * stale ones (unless allowed); 3 when any build or the oracle could not be checked on
+ * some case, whatever else was found: the run does not know what it did not see.
+ */
 export function exitCodeOf(s: RunSummary, allowStale: boolean): number {
-  return s.newDivergences > 0 || (s.drifted ?? 0) > 0 || s.expired.length > 0 || (!allowStale && s.stale.length > 0) ? 1 : 0;
+  if ((s.outcomes?.unchecked ?? 0) > 0) return EXIT.unchecked;
+  return s.newDivergences > 0 || (s.drifted ?? 0) > 0 || s.expired.length > 0 || (!allowStale && s.stale.length > 0) ? EXIT.findings : EXIT.ok;
+}
+
+/** The signal and exit code an interruption carries, from the abort reason. */
+export function interruption(signal: AbortSignal | undefined): { signal: string; exitCode: number } | undefined {
+  if (!signal?.aborted) return undefined;
+  const r = signal.reason as { signal?: unknown; exitCode?: unknown } | undefined;
+  return {
+    signal: typeof r?.signal === "string" ? r.signal : "abort",
+    exitCode: typeof r?.exitCode === "number" ? r.exitCode : EXIT.sigint,
+  };
 }
 
 export async function runSession(o: SessionOptions): Promise<SessionResult> {
@@ -107,7 +136,11 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   const safeResults = new Map<CaseResult, CaseResult>();
   const judged = new Map<CaseResult, CaseResult>();
   // Drift is judged after the case, against the answers the runner kept.
-  const withDrift = (r: CaseResult): CaseResult => (o.drift && !r.skipped ? { ...r, drift: o.drift(r) } : r);
+  const withDrift = (r: CaseResult): CaseResult => {
+    if (!o.drift || r.skipped) return r;
+    const drift = o.drift(r);
+    return { ...r, drift, outcomes: r.outcomes && outcomesWithDrift(r.outcomes, drift) };
+  };
   const emit = (e: RunEvent) => {
     const safe = scrub(e);
     o.reporters.forEach((r) => r.onEvent(safe));
@@ -116,6 +149,16 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   // The oracle gets the run's default deadline; its body limit stays the client's, which
   // is above Zebra's own 50 MiB response cap.
   const oracleTarget = o.config.oracle ? jsonRpcTarget(o.config.oracle.jsonrpc, { deadlineMs: o.config.defaults.deadlineMs }) : undefined;
+  // An interruption cuts every call in flight at once (they resolve with a fault, and
+  // the cases they belong to are dropped as unfinished) instead of waiting for deadlines.
+  const abortAll = () => {
+    for (const t of conns.grpc.values()) t.abort();
+    // Tearing down a connection pool can only fail if it is already gone.
+    for (const t of conns.jsonrpc.values()) t.abort().catch(() => undefined);
+    oracleTarget?.abort().catch(() => undefined);
+  };
+  if (o.signal?.aborted) abortAll();
+  o.signal?.addEventListener("abort", abortAll, { once: true });
   try {
     const { tip, protocolVersions: versions } = await o.protocol.startFacts({ ...(oracleTarget ? { oracle: oracleTarget } : {}), connections: conns, builds: o.config.builds });
     const anchors = tip ? withDynamic(o.chain, tip) : o.chain.anchors;
@@ -125,6 +168,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       type: "run-start", schemaVersion: REPORT_SCHEMA_VERSION, tool: { name: "zconform", version: VERSION },
       startedAt: new Date().toISOString(), chain: o.chain.name, builds,
       ...(o.config.oracle ? { oracle: describeEndpoint(o.config.oracle.jsonrpc) } : {}),
+      conditions: runConditions(o.config),
       cases: planned.length, ...(o.shard ? { shard: o.shard } : {}),
     });
     const byName = new Map(o.config.builds.map((b) => [b.name, b]));
@@ -149,14 +193,18 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     });
     const { partial } = run;
     const results = run.results.map((r) => judged.get(r) ?? withDrift(r));
-    const findings = ledgerFindings(o.ledger, results, o.config.builds.map(identity), o.today);
-    const summary = summarize(results, findings, performance.now() - t0);
+    const all = ledgerFindings(o.ledger, results, o.config.builds.map(identity), o.today);
+    // An interrupted run cannot tell a stale entry: the cases that show it may not have run.
+    const findings = partial ? { ...all, stale: [] } : all;
+    const summary = summarize(results, findings, performance.now() - t0, o.config.builds.map((b) => b.name));
     // A shard cannot tell stale entries: the cases that show one may be in another
     // shard. `zconform merge` judges staleness over all shards.
-    const exitCode = exitCodeOf(summary, (o.allowStale ?? false) || o.shard !== undefined);
-    emit({ type: "run-end", summary, partial, finishedAt: new Date().toISOString(), exitCode });
+    const interrupted = partial ? interruption(o.signal) : undefined;
+    const exitCode = interrupted?.exitCode ?? exitCodeOf(summary, (o.allowStale ?? false) || o.shard !== undefined);
+    emit({ type: "run-end", summary, partial, finishedAt: new Date().toISOString(), exitCode, ...(interrupted ? { interrupted: interrupted.signal } : {}) });
     return { results: results.map((r) => safeResults.get(r) ?? scrub(r)), summary: scrub(summary), exitCode, partial };
   } finally {
+    o.signal?.removeEventListener("abort", abortAll);
     await Promise.all([...conns.grpc.values()].map((t) => t.close()));
     await Promise.all([...conns.jsonrpc.values()].map((t) => t.close()));
     await oracleTarget?.close();

@@ -180,7 +180,8 @@ export function jsonRpcTarget(endpoint: JsonRpcEndpoint, defaults: JsonRpcTarget
     call,
     batch,
     close: async () => {
-      await agent?.close();
+      // After abort() the agent is already gone; closing it again would throw.
+      if (agent && !agent.destroyed) await agent.close();
     },
     abort: async () => {
       await agent?.destroy();

@@ -129,14 +129,14 @@ export function mergeReports(inputs: readonly ShardReport[], o: MergeOptions = {
   const identities = first.builds.map((b) => ({ name: b.name, implementation: b.implementation, version: b.version, protocolVersion: b.protocolVersion }));
   const findings = ledgerFindings(o.ledger ?? [], cases, identities, new Date(startedAt));
   const durationMs = Math.max(...reports.map((r) => r.summary?.durationMs ?? 0));
-  const summary = summarize(cases, findings, durationMs);
+  const summary = summarize(cases, findings, durationMs, first.builds.map((b) => b.name));
   const partial = reports.some((r) => r.partial || r.summary === null);
   return {
     ...first,
     startedAt,
     finishedAt: finished.includes(null) ? null : finished.sort().at(-1)!,
     partial,
-    exitCode: exitCodeOf(summary, o.allowStale ?? false),
+    exitCode: partial ? reports.map((r) => r.exitCode).find((c) => c !== null && c >= 128) ?? exitCodeOf(summary, o.allowStale ?? false) : exitCodeOf(summary, o.allowStale ?? false),
     shard: null,
     summary,
     cases,

@@ -46,10 +46,10 @@ function caseResult(caseId: string, source: string, transport: "grpc" | "jsonrpc
 function report(index: number, count: number, cases: CaseResult[], over: Partial<JsonReport> = {}): JsonReport {
   return {
     schemaVersion: REPORT_SCHEMA_VERSION, tool: { name: "zconform", version: "0.1.0" }, startedAt: `2026-01-0${index}T00:00:00.000Z`,
-    finishedAt: `2026-01-0${index}T00:01:00.000Z`, partial: false, exitCode: 0, chain: "fixture", oracle: "http://127.0.0.1:1",
+    finishedAt: `2026-01-0${index}T00:01:00.000Z`, partial: false, interrupted: null, exitCode: 0, chain: "fixture", oracle: "http://127.0.0.1:1", conditions: [],
     shard: { index, count },
     builds: [{ name: "reference", implementation: "other", emulated: false }],
-    summary: { cases: cases.length, skipped: 0, verdicts: {}, divergences: 0, newDivergences: 0, known: 0, stale: [], expired: [], durationMs: 1000 * index },
+    summary: { cases: cases.length, skipped: 0, verdicts: {}, outcomes: { pass: 0, known: 0, new: 0, unchecked: 0, unjudged: 0 }, unchecked: [], divergences: 0, newDivergences: 0, known: 0, stale: [], expired: [], durationMs: 1000 * index },
     cases, divergences: [], ...over,
   };
 }

@@ -1,0 +1,64 @@
+// One case through runCase with stand-in targets: what a build is measured against
+// decides whether it can be judged at all.
+
+import { describe, expect, test } from "@jest/globals";
+import type { Case } from "../corpus/case.js";
+import type { Build } from "../targets/config.js";
+import type { JsonRpcTarget } from "../targets/jsonrpc.js";
+import type { Fault, JsonRpcObservation } from "../targets/observation.js";
+import { lightwalletProtocol } from "../../zcash/protocol.js";
+import { limiter } from "./limit.js";
+import { runCase, type OracleSource } from "./runner.js";
+
+const body = (result: unknown) => new TextEncoder().encode(JSON.stringify({ jsonrpc: "2.0", id: 1, result }));
+
+function obs(result: unknown, fault?: Fault): JsonRpcObservation {
+  return { transport: "jsonrpc", method: "getblockcount", httpStatus: fault ? 0 : 200, body: fault ? new Uint8Array(0) : body(result), wireBytes: 0, timing: { startedAt: 0, totalMs: 1 }, ...(fault ? { fault } : {}) };
+}
+
+const target = (answer: JsonRpcObservation): JsonRpcTarget => ({ url: "http://x", endpoint: { url: "http://x" }, call: async () => answer, batch: async () => answer, close: async () => {}, abort: async () => {} });
+
+const build = (name: string): Build => ({ name, implementation: "other", emulated: false, jsonrpc: { url: "http://x" }, concurrency: 1, deadlineMs: 1000, maxMessageBytes: 1000, maxStreamMessages: 10, source: { file: "t", line: 1 } });
+
+const aCase = (expect: Case["expect"]): Case => ({ id: "getblockcount/count", transport: "jsonrpc", method: "getblockcount", request: [], expect, volatile: [], unordered: false, tags: [], source: { file: "t", line: 1 } });
+
+async function run(c: Case, answers: Record<string, JsonRpcObservation>, oracle?: JsonRpcObservation) {
+  const builds = Object.keys(answers).map(build);
+  const source: OracleSource | undefined = oracle ? { label: "oracle", answer: async () => oracle } : undefined;
+  return runCase({ case: c, request: [] }, {
+    protocol: lightwalletProtocol, builds, connections: { grpc: new Map(), jsonrpc: new Map(builds.map((b) => [b.name, target(answers[b.name]!)])) },
+    ...(source ? { oracle: source } : {}),
+  }, new Map(builds.map((b) => [b.name, limiter(1)])));
+}
+
+const refused: Fault = { kind: "unreachable", detail: "connect ECONNREFUSED 127.0.0.1:1" };
+
+describe("runCase outcomes", () => {
+  test("the oracle down: no build can be checked, and builds that differ show no divergence from a missing answer", async () => {
+    const r = (await run(aCase({ kind: "oracle" }), { a: obs(5), b: obs(6) }, obs(undefined, refused)))!;
+    expect(r.divergences).toEqual([]);
+    expect(r.patches).toEqual([]);
+    expect(r.outcomes).toEqual([
+      expect.objectContaining({ build: "a", outcome: "unchecked", cause: "oracle" }),
+      expect.objectContaining({ build: "b", outcome: "unchecked", cause: "oracle" }),
+    ]);
+  });
+
+  test("a build that did not answer is unchecked, not a divergence; the one that answered is judged", async () => {
+    const r = (await run(aCase({ kind: "oracle" }), { a: obs(5), b: obs(undefined, refused) }, obs(5)))!;
+    expect(r.divergences).toEqual([]);
+    expect(r.outcomes).toEqual([{ build: "a", outcome: "pass" }, expect.objectContaining({ build: "b", outcome: "unchecked", cause: "b", fault: refused })]);
+  });
+
+  test("one build: an agree case is unjudged; without an oracle, so is an oracle case", async () => {
+    expect((await run(aCase({ kind: "agree" }), { a: obs(5) }, obs(5)))!.outcomes).toEqual([expect.objectContaining({ build: "a", outcome: "unjudged" })]);
+    expect((await run(aCase({ kind: "oracle" }), { a: obs(5) }))!.outcomes).toEqual([{ build: "a", outcome: "unjudged", reason: "no oracle configured" }]);
+    expect((await run(aCase({ kind: "oracle" }), { a: obs(5) }, obs(5)))!.outcomes).toEqual([{ build: "a", outcome: "pass" }]);
+  });
+
+  test("a divergence from the oracle is new without a ledger", async () => {
+    const r = (await run(aCase({ kind: "oracle" }), { a: obs(6) }, obs(5)))!;
+    expect(r.outcomes).toEqual([{ build: "a", outcome: "new" }]);
+    expect(r.divergences.length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,35 @@
+// How a run was made, where that weakens what its results mean. Reports record these
+// and the terminal warns about each: certificate checks switched off, no oracle (cases
+// anchored to it cannot be judged), credentials sent in clear to another machine.
+
+import type { RunCondition } from "../results/events.js";
+import type { RunConfig } from "./config.js";
+import { describeEndpoint, isInsecure, type Endpoint } from "./endpoint.js";
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1)$/i;
+
+function sendsCredentials(ep: Endpoint): boolean {
+  return ep.auth !== undefined || Object.keys(ep.headers ?? {}).length > 0;
+}
+
+function cleartextRemote(ep: Endpoint): boolean {
+  const url = new URL(ep.url);
+  return url.protocol === "http:" && !LOOPBACK.test(url.hostname) && sendsCredentials(ep);
+}
+
+export function runConditions(config: RunConfig): RunCondition[] {
+  const out: RunCondition[] = [];
+  const sides: { side: string; endpoints: (Endpoint | undefined)[] }[] = [
+    ...config.builds.map((b) => ({ side: b.name, endpoints: [b.grpc, b.jsonrpc] })),
+    ...(config.oracle ? [{ side: "oracle", endpoints: [config.oracle.jsonrpc] }] : []),
+  ];
+  for (const { side, endpoints } of sides) {
+    for (const ep of endpoints) {
+      if (!ep) continue;
+      if (isInsecure(ep)) out.push({ kind: "insecure-skip-verify", side, detail: `TLS certificate verification is off for ${describeEndpoint(ep)}: its answers could come from anyone` });
+      if (cleartextRemote(ep)) out.push({ kind: "plaintext-credentials", side, detail: `credentials are sent unencrypted (plain http) to ${describeEndpoint(ep)}, which is not this machine` });
+    }
+  }
+  if (!config.oracle) out.push({ kind: "no-oracle", side: "run", detail: "no oracle configured: cases anchored to the oracle are unjudged, and builds are measured only against each other" });
+  return out;
+}
