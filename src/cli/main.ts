@@ -66,7 +66,8 @@ function corpusOptions(cmd: Command): Command {
 function fixtureOptions(cmd: Command): Command {
   return cmd
     .option("--chain <file>", "fixture: serve real raw blocks from this file instead of the synthetic chain")
-    .option("--profile <name>", `fixture: serve only these profiles (${PROFILE_NAMES.join(", ")}); repeatable`, profileList);
+    .option("--profile <name>", `fixture: serve only these profiles (${PROFILE_NAMES.join(", ")}); repeatable`, profileList)
+    .option("--real", "fixture: also start the installed real servers of real-servers.yaml (lightwalletd, zainod) against the fixture's JSON-RPC, as builds labelled \"<name> <version> (real)\"");
 }
 
 function reportOptions(cmd: Command): Command {
@@ -127,6 +128,7 @@ program.command("fixture")
   .option("--chain <file>", "serve real raw blocks from this file (hex lines or .bin) instead of the synthetic chain")
   .option("--host <address>", "address to listen on", "127.0.0.1")
   .option("--accept-transactions", "acknowledge decodable transactions in SendTransaction (nothing is added to the chain)")
+  .option("--real", "also start the installed real servers of real-servers.yaml against the fixture's JSON-RPC and print their endpoints")
   .action(async (opts) => {
     process.exitCode = await fixtureCommand(opts, io);
   });
