@@ -6,6 +6,7 @@ import { decodeCommand } from "./decode.js";
 import { casesCommand } from "./cases.js";
 import { coverageCommand } from "./coverage.js";
 import { fixtureCommand } from "./fixture.js";
+import { fidelityCommand } from "./fidelity.js";
 import { registerPerformanceCommands } from "./performance-cli.js";
 import { runLikeCommand, type RunLikeOptions } from "./run.js";
 import { PROFILE_NAMES, type ProfileName } from "../zcash/fixture/network.js";
@@ -111,6 +112,19 @@ fixtureOptions(corpusOptions(program.command("record")
   .option("-q, --quiet", "no terminal report")))
   .action(async (opts) => {
     process.exitCode = await runLike({ ...opts, record: opts.dir, allowStale: true });
+  });
+
+program.command("fidelity")
+  .description("on the fixture chain, run the corpus through each real server installed on this machine (real-servers.yaml) and the emulated profile " +
+    "that reproduces it; print per rpc the cases where both agree byte for byte, and every difference with the ledger entries that explain it;\n" +
+    "exit 0 when every difference is explained, 1 when any is not, 2 when no real server is installed")
+  .option("--cases <dir>", "corpus folder", "cases")
+  .option("--ledger <file>", "known-quirks ledger (default <cases>/quirks.yaml)")
+  .option("--case <pattern>", "only cases whose id matches (* wildcard); repeatable", collect)
+  .option("--method <name>", "only cases of this rpc or JSON-RPC method; repeatable", collect)
+  .option("--json <file>", "write the fidelity table as JSON (schemas/fidelity.schema.json)")
+  .action(async (opts) => {
+    process.exitCode = await fidelityCommand(opts, io);
   });
 
 program.command("coverage")

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import { grpcTarget } from "../../core/targets/grpc.js";
-import { ChainSpecSchema, CompactTxStreamer } from "../gen/walletrpc/service_pb.js";
+import { ChainSpecSchema, CompactTxStreamer, EmptySchema, GetMempoolTxRequestSchema } from "../gen/walletrpc/service_pb.js";
 import { lightwalletdArgs, lightwalletdFiles, waitingForHeight, zcashConf, type LightwalletdSetup } from "./lightwalletd-config.js";
 import { binaryPath, type Pin } from "./pins.js";
 import { freePort, RealServerError, spawnServer, waitUntil, type ServerProcess } from "./process.js";
@@ -36,6 +36,17 @@ export interface StartOptions {
   keep?: boolean;
 }
 
+/**
+ * Its mempool caches start empty and fill on first use: the first GetMempoolStream after
+ * start ends at once with nothing (it takes its first look at the tip for a new block),
+ * and GetMempoolTx calls that arrive while the first refresh runs answer from the empty
+ * cache. One call of each, before any case, makes the corpus see the steady state.
+ */
+async function warmMempool(target: ReturnType<typeof grpcTarget>): Promise<void> {
+  await target.call(CompactTxStreamer.method.getMempoolStream, create(EmptySchema), { deadlineMs: 5_000 });
+  await target.call(CompactTxStreamer.method.getMempoolTx, create(GetMempoolTxRequestSchema), { deadlineMs: 5_000 });
+}
+
 export async function startLightwalletd(pin: Pin, node: NodeRpc, o: StartOptions): Promise<RunningRealServer> {
   const binary = binaryPath(pin);
   if (!existsSync(binary)) throw new RealServerError(`lightwalletd ${pin.version} is not installed at ${binary} (npm run real:install -- --only lightwalletd)`);
@@ -61,6 +72,7 @@ export async function startLightwalletd(pin: Pin, node: NodeRpc, o: StartOptions
       const obs = await target.call(CompactTxStreamer.method.getLatestBlock, create(ChainSpecSchema));
       return obs.code === 0;
     }, o.timeoutMs ?? 120_000);
+    await warmMempool(target);
     return { pin, grpcUrl, process: proc, ingestMs, close };
   } catch (e) {
     await close();
