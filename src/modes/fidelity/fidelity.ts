@@ -2,9 +2,12 @@
 // exactly what the real server it emulates answers. Two answers agree when status, message
 // and every message's bytes are equal (as a multiset for cases declared unordered). A
 // difference is explained when the real build's own divergences on that case are all
-// filed under ledger entries (its behaviour there is known and recorded); otherwise the
-// emulation is wrong there and must be fixed.
+// filed under ledger entries (its behaviour there is known and recorded), or, where the
+// real build conforms (its answer is one the case allows), when a ledger entry names that
+// real build and that case; otherwise the emulation is wrong there and must be fixed.
 
+import { glob } from "../../core/corpus/glob.js";
+import type { Quirk } from "../../core/ledger/quirk.js";
 import type { Answer, CaseResult } from "../../core/results/result.js";
 
 export interface FidelityPair {
@@ -54,13 +57,21 @@ function sameAnswer(a: Answer, b: Answer, unordered: boolean): boolean {
 
 const summary = (a: Answer): AnswerSummary => ({ status: a.status, message: a.message, messages: a.count });
 
-function explanation(r: CaseResult, real: string): string[] | null {
-  const own = r.divergences.filter((d) => d.build === real);
-  if (own.length === 0 || own.some((d) => d.quirk === null)) return null;
-  return [...new Set(own.map((d) => d.quirk!))].sort();
+/** Entries about this very build (selected by name) that list the case. */
+function namedFor(ledger: readonly Quirk[], r: CaseResult, real: string): string[] {
+  return ledger.filter((q) => q.builds.some((b) => b.names?.includes(real))
+    && (q.match.methods === undefined || q.match.methods.includes(r.method))
+    && (q.match.cases ?? []).some((p) => glob(p, r.caseId))).map((q) => q.id);
 }
 
-export function fidelityOf(results: readonly CaseResult[], pair: FidelityPair): Fidelity {
+function explanation(r: CaseResult, real: string, ledger: readonly Quirk[]): string[] | null {
+  const own = r.divergences.filter((d) => d.build === real);
+  if (own.some((d) => d.quirk === null)) return null;
+  const ids = own.length > 0 ? own.map((d) => d.quirk!) : namedFor(ledger, r, real);
+  return ids.length > 0 ? [...new Set(ids)].sort() : null;
+}
+
+export function fidelityOf(results: readonly CaseResult[], pair: FidelityPair, ledger: readonly Quirk[] = []): Fidelity {
   const rows = new Map<string, FidelityRow>();
   const differences: FidelityDifference[] = [];
   for (const r of results) {
@@ -76,7 +87,7 @@ export function fidelityOf(results: readonly CaseResult[], pair: FidelityPair): 
       continue;
     }
     row.differ++;
-    const explainedBy = explanation(r, pair.real);
+    const explainedBy = explanation(r, pair.real, ledger);
     if (explainedBy) row.explained++;
     differences.push({ caseId: r.caseId, method: r.method, emulated: summary(e), real: summary(g), explainedBy });
   }

@@ -63,7 +63,7 @@ export async function runFidelity(o: FidelityRunOptions): Promise<FidelityRun> {
         allowStale: true, ...(o.signal ? { signal: o.signal } : {}),
       });
       return {
-        fidelities: pairs.map((p) => fidelityOf(session.results, p)),
+        fidelities: pairs.map((p) => fidelityOf(session.results, p, o.ledger)),
         servers: real.servers.map((s) => ({ name: realBuildName(s.pin), pin: s.pin, ingestMs: s.ingestMs })),
         notes: real.notes,
         session,
