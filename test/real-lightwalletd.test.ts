@@ -1,0 +1,59 @@
+// Real lightwalletd (the version pinned in real-servers.yaml) against the fixture's
+// Zebra-style JSON-RPC, through the whole corpus beside the emulated `lightwalletd`
+// profile: it must ingest the chain to the tip, and every difference between the real
+// server and its emulation must be explained by the ledger. Without the binary the suite
+// is skipped locally and fails under CI=true (.ci/run installs it).
+
+import { beforeAll, describe, expect, test } from "@jest/globals";
+import { join } from "node:path";
+import { loadCorpus } from "../src/core/corpus/load.js";
+import { loadLedger } from "../src/core/ledger/quirk.js";
+import { runFidelity, type FidelityRun } from "../src/zcash/real/fidelity-run.js";
+import { binaryPath, isInstalled, loadPins, pinsOf } from "../src/zcash/real/pins.js";
+import { realBuildName } from "../src/zcash/real/servers.js";
+
+const CASES = join(import.meta.dirname, "..", "cases");
+const pin = pinsOf(loadPins(), "lightwalletd")[0]!;
+const installed = isInstalled(pin);
+if (!installed && process.env.CI === "true") {
+  throw new Error(`real lightwalletd ${pin.version} is not installed at ${binaryPath(pin)}: CI installs it with npm run real:install -- --only lightwalletd`);
+}
+if (!installed) console.warn(`skipped: real lightwalletd ${pin.version} is not installed at ${binaryPath(pin)} (npm run real:install -- --only lightwalletd)`);
+const realTest = installed ? test : test.skip;
+
+describe(`real lightwalletd ${pin.version} against the fixture`, () => {
+  let run: FidelityRun;
+  const name = realBuildName(pin);
+
+  beforeAll(async () => {
+    if (!installed) return;
+    run = await runFidelity({ cases: loadCorpus(CASES), ledger: loadLedger(join(CASES, "quirks.yaml")) });
+  }, 240_000);
+
+  realTest("ingests the fixture chain to its tip", () => {
+    const s = run.servers.find((x) => x.name === name);
+    expect(s).toBeDefined();
+    expect(s!.ingestMs).toBeGreaterThan(0);
+  });
+
+  realTest("answers every case of the corpus that the emulated profile answers", () => {
+    const f = run.fidelities.find((x) => x.pair.real === name)!;
+    expect(f.pair.emulated).toBe("lightwalletd");
+    const grpcCases = run.session.results.filter((r) => r.transport === "grpc" && !r.skipped).length;
+    expect(f.totals.cases).toBe(grpcCases);
+    expect(f.totals.agree).toBeGreaterThan(0);
+  });
+
+  realTest("every difference from the emulated lightwalletd profile is explained by the ledger", () => {
+    const f = run.fidelities.find((x) => x.pair.real === name)!;
+    const unexplained = f.differences.filter((d) => d.explainedBy === null)
+      .map((d) => `${d.caseId}: emulated ${d.emulated.status} "${d.emulated.message}" (${d.emulated.messages}), real ${d.real.status} "${d.real.message}" (${d.real.messages})`);
+    expect(unexplained).toEqual([]);
+  });
+
+  realTest("every divergence of the real build from the oracle and the other builds is in the ledger", () => {
+    const fresh = run.session.results.flatMap((r) => r.divergences.filter((d) => d.build === name && d.quirk === null)
+      .map((d) => `${d.caseId} ${d.kind} ${d.path}`));
+    expect(fresh).toEqual([]);
+  });
+});
