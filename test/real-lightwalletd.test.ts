@@ -5,7 +5,10 @@
 // is skipped locally and fails under CI=true (.ci/run installs it).
 
 import { beforeAll, describe, expect, test } from "@jest/globals";
+import { Ajv } from "ajv";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fidelityJson } from "../src/cli/fidelity.js";
 import { loadCorpus } from "../src/core/corpus/load.js";
 import { loadLedger } from "../src/core/ledger/quirk.js";
 import { runFidelity, type FidelityRun } from "../src/zcash/real/fidelity-run.js";
@@ -13,6 +16,7 @@ import { binaryPath, isInstalled, loadPins, pinsOf } from "../src/zcash/real/pin
 import { realBuildName } from "../src/zcash/real/servers.js";
 
 const CASES = join(import.meta.dirname, "..", "cases");
+const GOLDEN = join(import.meta.dirname, "..", "golden");
 const pin = pinsOf(loadPins(), "lightwalletd")[0]!;
 const installed = isInstalled(pin);
 if (!installed && process.env.CI === "true") {
@@ -27,7 +31,7 @@ describe(`real lightwalletd ${pin.version} against the fixture`, () => {
 
   beforeAll(async () => {
     if (!installed) return;
-    run = await runFidelity({ cases: loadCorpus(CASES), ledger: loadLedger(join(CASES, "quirks.yaml")) });
+    run = await runFidelity({ cases: loadCorpus(CASES), ledger: loadLedger(join(CASES, "quirks.yaml")), goldenRoot: GOLDEN });
   }, 240_000);
 
   realTest("ingests the fixture chain to its tip", () => {
@@ -49,6 +53,18 @@ describe(`real lightwalletd ${pin.version} against the fixture`, () => {
     const unexplained = f.differences.filter((d) => d.explainedBy === null)
       .map((d) => `${d.caseId}: emulated ${d.emulated.status} "${d.emulated.message}" (${d.emulated.messages}), real ${d.real.status} "${d.real.message}" (${d.real.messages})`);
     expect(unexplained).toEqual([]);
+  });
+
+  realTest("answers what golden/fixture/lightwalletd-<version> recorded (drift when the pin or the fixture changes)", () => {
+    const drift = run.session.results.flatMap((r) => (r.drift ?? []).filter((d) => d.build === name).map((d) => ({ caseId: r.caseId, status: d.status })));
+    expect(drift.filter((d) => d.status === "unchanged").length).toBeGreaterThan(0);
+    expect(drift.filter((d) => d.status === "changed").map((d) => d.caseId)).toEqual([]);
+  });
+
+  realTest("the JSON twin of the fidelity table follows schemas/fidelity.schema.json", () => {
+    const schema = JSON.parse(readFileSync(join(import.meta.dirname, "..", "schemas", "fidelity.schema.json"), "utf8")) as object;
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    expect(validate(JSON.parse(JSON.stringify(fidelityJson(run))))).toBe(true);
   });
 
   realTest("every divergence of the real build from the oracle and the other builds is in the ledger", () => {

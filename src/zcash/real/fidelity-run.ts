@@ -28,6 +28,8 @@ export interface FidelityRunOptions {
   ledger: readonly Quirk[];
   reporters?: Reporter[];
   signal?: AbortSignal;
+  /** Also compare every answer with the goldens under this folder (drift). */
+  goldenRoot?: string;
 }
 
 export interface FidelityRun {
@@ -60,7 +62,7 @@ export async function runFidelity(o: FidelityRunOptions): Promise<FidelityRun> {
       const chain: ChainProfile = { name: "fixture", network: net.model.network.name, anchors: net.anchors, dynamic: {} };
       const session = await runSession({
         config, cases: o.cases, chain, ledger: o.ledger, reporters: o.reporters ?? [], deriveGrpc: deriveFromOracle,
-        allowStale: true, ...(o.signal ? { signal: o.signal } : {}),
+        allowStale: true, ...(o.signal ? { signal: o.signal } : {}), ...(o.goldenRoot ? { goldenRoot: o.goldenRoot } : {}),
       });
       return {
         fidelities: pairs.map((p) => fidelityOf(session.results, p, o.ledger)),
