@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fidelityJson } from "../src/cli/fidelity.js";
 import { loadCorpus } from "../src/core/corpus/load.js";
 import { loadLedger } from "../src/core/ledger/quirk.js";
-import { runFidelity, type FidelityRun } from "../src/zcash/real/fidelity-run.js";
+import { runFidelity, type FidelityRun } from "../src/modes/fidelity/run.js";
 import { binaryPath, isInstalled, loadPins, pinsOf } from "../src/zcash/real/pins.js";
 import { realBuildName } from "../src/zcash/real/servers.js";
 

@@ -10,7 +10,7 @@ import { loadCorpus } from "../core/corpus/load.js";
 import { writeFileAtomic } from "../core/io/atomic-write.js";
 import { loadLedger } from "../core/ledger/quirk.js";
 import { renderFidelity } from "../modes/fidelity/fidelity.js";
-import { runFidelity, type FidelityRun } from "../zcash/real/fidelity-run.js";
+import { runFidelity, type FidelityRun } from "../modes/fidelity/run.js";
 import { describePin } from "../zcash/real/pins.js";
 import { RealServerError } from "../zcash/real/process.js";
 import { VERSION } from "../version.js";

@@ -8,11 +8,11 @@ import type { Quirk } from "../../core/ledger/quirk.js";
 import type { Reporter } from "../../core/results/events.js";
 import { runSession, type SessionResult } from "../../core/run/session.js";
 import { DEFAULT_LIMITS, type RunConfig } from "../../core/targets/config.js";
-import { fidelityOf, type Fidelity } from "../../modes/fidelity/fidelity.js";
-import { startFixtureNetwork, PROFILE_NAMES, type ProfileName } from "../fixture/network.js";
-import { deriveFromOracle } from "../oracle/derive.js";
-import { startRealServers, realBuildName } from "./servers.js";
-import type { Pin } from "./pins.js";
+import { fidelityOf, type Fidelity } from "./fidelity.js";
+import { startFixtureNetwork, PROFILE_NAMES, type ProfileName } from "../../zcash/fixture/network.js";
+import { deriveFromOracle } from "../../zcash/oracle/derive.js";
+import { startRealServers, realBuildName } from "../../zcash/real/servers.js";
+import type { Pin } from "../../zcash/real/pins.js";
 
 /** The emulated profile a real server is compared with: same implementation, nearest version. */
 export function profileFor(pin: Pin): ProfileName | undefined {
