@@ -36,6 +36,7 @@ const LWD: Record<string, Shows> = {
   "lwd-pool-type-unknown-accepted": "lwd-pool-type-unknown-accepted",
   "lwd-subtree-protocol-text": { unobservable: "its code is the reference's since 0.5.4; error texts are not compared by the corpus (zconform fidelity compares them)" },
   "lwd-taddr-left-to-node": "lwd-taddr-left-to-node",
+  "lwd-height-signed": "lwd-height-signed",
   "lwd-own-texts": { unobservable: "error texts only, which the corpus does not compare (zconform fidelity does)" },
   "lwd-keeps-empty-txs": "lwd-nullifiers-keep-empty-txs",
   "lwd-mempool-sorted": { unobservable: "mempool streams are declared unordered" },
