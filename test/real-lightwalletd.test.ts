@@ -8,7 +8,10 @@ import { beforeAll, describe, expect, test } from "@jest/globals";
 import { Ajv } from "ajv";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Chalk } from "chalk";
 import { fidelityJson } from "../src/cli/fidelity.js";
+import { terminalReporter } from "../src/core/report/terminal.js";
+import type { RunEvent } from "../src/core/results/events.js";
 import { loadCorpus } from "../src/core/corpus/load.js";
 import { loadLedger } from "../src/core/ledger/quirk.js";
 import { runFidelity, type FidelityRun } from "../src/modes/fidelity/run.js";
@@ -28,16 +31,27 @@ const realTest = installed ? test : test.skip;
 describe(`real lightwalletd ${pin.version} against the fixture`, () => {
   let run: FidelityRun;
   const name = realBuildName(pin);
+  const terminal: string[] = [];
+  const events: RunEvent[] = [];
 
   beforeAll(async () => {
     if (!installed) return;
-    run = await runFidelity({ cases: loadCorpus(CASES), ledger: loadLedger(join(CASES, "quirks.yaml")), goldenRoot: GOLDEN });
+    run = await runFidelity({ cases: loadCorpus(CASES), ledger: loadLedger(join(CASES, "quirks.yaml")), goldenRoot: GOLDEN,
+      reporters: [terminalReporter({ write: (l) => terminal.push(l), chalk: new Chalk({ level: 0 }) }), { onEvent: (e) => events.push(e), finish: async () => {} }],
+    });
   }, 240_000);
 
   realTest("ingests the fixture chain to its tip", () => {
     const s = run.servers.find((x) => x.name === name);
     expect(s).toBeDefined();
     expect(s!.ingestMs).toBeGreaterThan(0);
+  });
+
+  realTest("the report header names the real build's pinned version, in the terminal and in the JSON events", () => {
+    expect(terminal.find((l) => l.startsWith(`  ${name}:`))).toContain(`REAL, pinned lightwalletd ${pin.version} (go github.com/zcash/lightwalletd), real-servers.yaml`);
+    const start = events.find((e) => e.type === "run-start");
+    const build = start?.type === "run-start" ? start.builds.find((b) => b.name === name) : undefined;
+    expect(build).toMatchObject({ implementation: "lightwalletd", version: pin.version, emulated: false, pin: `lightwalletd ${pin.version} (go github.com/zcash/lightwalletd), real-servers.yaml` });
   });
 
   realTest("answers every case of the corpus that the emulated profile answers", () => {

@@ -142,7 +142,7 @@ export function junitXmlFrom(report: JsonReport, o: JunitOptions = {}): string {
     `    <properties>`,
     `      <property${attrs({ name: "chain", value: report.chain })}/>`,
     `      <property${attrs({ name: "oracle", value: report.oracle ?? "none" })}/>`,
-    ...report.builds.map((b) => `      <property${attrs({ name: `build.${b.name}`, value: `${b.implementation}${b.version ? ` ${b.version}` : ""}${b.emulated ? " (EMULATED)" : ""}` })}/>`),
+    ...report.builds.map((b) => `      <property${attrs({ name: `build.${b.name}`, value: `${b.implementation}${b.version ? ` ${b.version}` : ""}${b.emulated ? " (EMULATED)" : ""}${b.pin ? ` (REAL, pinned ${b.pin})` : ""}` })}/>`),
     ...(report.partial ? [`      <property${attrs({ name: "partial", value: "true" })}/>`] : []),
     `    </properties>`,
   ].join("\n");

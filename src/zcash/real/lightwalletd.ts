@@ -2,10 +2,11 @@
 // conf, starts it, and waits until its block cache holds the chain up to the tip and its
 // gRPC port answers. On failure the error quotes the last lines of its log.
 
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
+import { writeFileAtomic } from "../../core/io/atomic-write.js";
 import { grpcTarget } from "../../core/targets/grpc.js";
 import { ChainSpecSchema, CompactTxStreamer, EmptySchema, GetMempoolTxRequestSchema } from "../gen/walletrpc/service_pb.js";
 import { lightwalletdArgs, lightwalletdFiles, waitingForHeight, zcashConf, type LightwalletdSetup } from "./lightwalletd-config.js";
@@ -56,7 +57,8 @@ export async function startLightwalletd(pin: Pin, node: NodeRpc, o: StartOptions
     grpcPort: await freePort(), httpPort: await freePort(), ping: o.ping ?? false,
   };
   const files = lightwalletdFiles(folder);
-  writeFileSync(files.conf, zcashConf(setup), { mode: 0o600 });
+  // The folder is mkdtemp's (mode 0700): the credentials are never readable by others.
+  writeFileAtomic(files.conf, zcashConf(setup));
   chmodSync(files.conf, 0o600);
   const proc = spawnServer({ binary, args: lightwalletdArgs(setup), cwd: folder, logFile: files.log });
   const grpcUrl = `http://127.0.0.1:${setup.grpcPort}`;
