@@ -1,10 +1,20 @@
-import { expect, test } from "@jest/globals";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { afterAll, expect, test } from "@jest/globals";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ProblemsError } from "../../core/io/located-yaml.js";
 import { binaryPath, describePin, loadPins, pinsOf } from "./pins.js";
 import { installSteps } from "./install.js";
+
+const folders: string[] = [];
+const pinsFile = (text: string) => {
+  const dir = mkdtempSync(join(tmpdir(), "zconform-pins-"));
+  folders.push(dir);
+  const file = join(dir, "real-servers.yaml");
+  writeFileSync(file, text);
+  return file;
+};
+afterAll(() => folders.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 test("real-servers.yaml pins lightwalletd v0.5.4, zainod 0.10.1 and 0.9.0, zebrad 7.0.0 with the internal miner", () => {
   const pins = loadPins();
@@ -31,8 +41,7 @@ test("each pin installs into <cache>/<name>-<version>/bin, the cache from ZCONFO
 });
 
 test("a bad pins file names its line and field", () => {
-  const file = join(mkdtempSync(join(tmpdir(), "zconform-pins-")), "real-servers.yaml");
-  writeFileSync(file, "servers:\n  - name: lightwalletd\n    version: latest\n    registry: go\n    module: github.com/zcash/lightwalletd\n  - name: zainod\n    version: 0.10.1\n    registry: crates.io\n");
+  const file = pinsFile("servers:\n  - name: lightwalletd\n    version: latest\n    registry: go\n    module: github.com/zcash/lightwalletd\n  - name: zainod\n    version: 0.10.1\n    registry: crates.io\n");
   let error: unknown;
   try {
     loadPins(file);
@@ -44,7 +53,6 @@ test("a bad pins file names its line and field", () => {
 });
 
 test("a crates.io pin without its crate is refused at its line", () => {
-  const file = join(mkdtempSync(join(tmpdir(), "zconform-pins-")), "real-servers.yaml");
-  writeFileSync(file, "servers:\n  - name: zainod\n    version: 0.10.1\n    registry: crates.io\n");
+  const file = pinsFile("servers:\n  - name: zainod\n    version: 0.10.1\n    registry: crates.io\n");
   expect(() => loadPins(file)).toThrow(`${file}:2: servers[0].crate: is required for registry crates.io`);
 });
