@@ -1,10 +1,12 @@
 // `zconform fixture`: starts the embedded fixture network and keeps it up until SIGINT
 // or SIGTERM. Prints exactly one line of JSON on stdout when ready, so scripts and CI
 // can read the endpoints: {"grpc": {...}, "jsonrpc": "...", "cookie": "..."} plus the
-// JSON-RPC endpoints of the profiles that serve one and the chain's anchors.
+// JSON-RPC endpoints of the profiles that serve one and the chain's anchors; with --real,
+// the gRPC endpoint, log file and ingest time of each real server started against it.
 
 import { startFixtureNetwork, type ProfileName } from "../zcash/fixture/network.js";
 import { describeChain } from "../zcash/fixture/chain/index.js";
+import { startRealServers, realBuildName, type RealServers } from "../zcash/real/servers.js";
 import type { Output } from "./output.js";
 
 export interface FixtureOptions {
@@ -12,6 +14,8 @@ export interface FixtureOptions {
   chain?: string;
   host?: string;
   acceptTransactions?: boolean;
+  /** Also start the installed real servers against the fixture's JSON-RPC. */
+  real?: boolean;
 }
 
 export async function fixtureCommand(o: FixtureOptions, out: Output): Promise<number> {
@@ -21,6 +25,17 @@ export async function fixtureCommand(o: FixtureOptions, out: Output): Promise<nu
     ...(o.host ? { host: o.host } : {}),
     acceptTransactions: o.acceptTransactions ?? false,
   });
+  let real: RealServers | undefined;
+  if (o.real) {
+    try {
+      real = await startRealServers(net);
+    } catch (e) {
+      await net.close();
+      out.stderr((e as Error).message);
+      return 1;
+    }
+    for (const note of real.notes) out.stderr(note);
+  }
   out.stdout(JSON.stringify({
     grpc: net.grpc,
     jsonrpc: net.jsonrpc,
@@ -29,6 +44,7 @@ export async function fixtureCommand(o: FixtureOptions, out: Output): Promise<nu
     emulated: Object.keys(net.grpc).filter((p) => p !== "reference"),
     chain: describeChain(net.model),
     anchors: net.anchors,
+    ...(real ? { real: Object.fromEntries(real.servers.map((s) => [realBuildName(s.pin), { grpc: s.grpcUrl, log: s.process.logFile, ingestMs: Math.round(s.ingestMs) }])) } : {}),
   }));
   out.stderr(`fixture network up (${Object.keys(net.grpc).length} gRPC servers; profiles other than "reference" are emulations, not the real builds). Ctrl-C stops it.`);
   await new Promise<void>((resolve) => {
@@ -36,6 +52,7 @@ export async function fixtureCommand(o: FixtureOptions, out: Output): Promise<nu
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
+  await real?.close();
   await net.close();
   return 0;
 }

@@ -8,6 +8,7 @@ import { loadChainProfile, type ChainProfile } from "../core/corpus/chain-profil
 import type { Case } from "../core/corpus/case.js";
 import { loadCorpus } from "../core/corpus/load.js";
 import { startFixtureNetwork, type FixtureNetwork, type ProfileName } from "../zcash/fixture/network.js";
+import { startRealServers } from "../zcash/real/servers.js";
 import { loadLedger, type Quirk } from "../core/ledger/quirk.js";
 import { ConfigError, DEFAULT_LIMITS, isInsecure, loadConfig, type RunConfig } from "../core/targets/config.js";
 import { ProblemsError } from "../core/io/located-yaml.js";
@@ -77,18 +78,40 @@ export function inputsFromConfig(o: CorpusOptions & { config: string }, out: Out
 export interface FixtureChoice {
   chainFile?: string;
   profiles?: ProfileName[];
+  /** Also start the installed real servers (real-servers.yaml) against the fixture's JSON-RPC. */
+  real?: boolean;
+}
+
+/** The fixture network with the real servers started against it, closed together. */
+async function withRealServers(network: FixtureNetwork, out: Output): Promise<{ network: FixtureNetwork; builds: RunConfig["builds"] }> {
+  out.stderr("Starting the real servers against the fixture's JSON-RPC…");
+  let real;
+  try {
+    real = await startRealServers(network);
+  } catch (e) {
+    await network.close();
+    throw new InputError((e as Error).message);
+  }
+  for (const note of real.notes) out.stderr(note);
+  for (const s of real.servers) out.stderr(`${s.pin.name} ${s.pin.version} (real) ingested the chain to its tip in ${(s.ingestMs / 1000).toFixed(1)} s`);
+  const close = async () => {
+    await real.close();
+    await network.close();
+  };
+  return { network: { ...network, close }, builds: real.builds({ deadlineMs: 15_000 }) };
 }
 
 export async function inputsFromFixture(o: CorpusOptions & FixtureChoice, out: Output): Promise<RunInputs> {
   const loaded = loadCorpusAndLedger(o);
   out.stderr("Starting the embedded fixture network (emulated builds, not the real servers)…");
-  const network = await startFixtureNetwork({ ...(o.chainFile ? { chain: o.chainFile } : {}), ...(o.profiles ? { profiles: o.profiles } : {}) });
+  const started = await startFixtureNetwork({ ...(o.chainFile ? { chain: o.chainFile } : {}), ...(o.profiles ? { profiles: o.profiles } : {}) });
+  const { network, builds: realBuilds } = o.real ? await withRealServers(started, out) : { network: started, builds: [] };
   const config: RunConfig = {
     file: "(fixture network)",
     chain: "fixture",
     oracle: { jsonrpc: { url: network.jsonrpc, auth: { kind: "cookie", cookieFile: network.cookie } }, source: { file: "(fixture network)", line: 0 } },
     defaults: DEFAULT_LIMITS,
-    builds: network.builds({ deadlineMs: 15_000 }),
+    builds: [...network.builds({ deadlineMs: 15_000 }), ...realBuilds],
   };
   const chain: ChainProfile = { name: "fixture", network: network.model.network.name, anchors: network.anchors, dynamic: {} };
   return { config, chain, network, ...loaded };

@@ -7,6 +7,7 @@ import { casesCommand } from "./cases.js";
 import { coverageCommand } from "./coverage.js";
 import { darksideCommand } from "./darkside.js";
 import { fixtureCommand } from "./fixture.js";
+import { fidelityCommand } from "./fidelity.js";
 import { registerPerformanceCommands } from "./performance-cli.js";
 import { runLikeCommand, type RunLikeOptions } from "./run.js";
 import { PROFILE_NAMES, type ProfileName } from "../zcash/fixture/network.js";
@@ -78,7 +79,8 @@ function corpusOptions(cmd: Command): Command {
 function fixtureOptions(cmd: Command): Command {
   return cmd
     .option("--chain <file>", "fixture: serve real raw blocks from this file instead of the synthetic chain")
-    .option("--profile <name>", `fixture: serve only these profiles (${PROFILE_NAMES.join(", ")}); repeatable`, profileList);
+    .option("--profile <name>", `fixture: serve only these profiles (${PROFILE_NAMES.join(", ")}); repeatable`, profileList)
+    .option("--real", "fixture: also start the installed real servers of real-servers.yaml (lightwalletd, zainod) against the fixture's JSON-RPC, as builds labelled \"<name> <version> (real)\"");
 }
 
 function reportOptions(cmd: Command): Command {
@@ -127,6 +129,19 @@ fixtureOptions(corpusOptions(program.command("record")
     process.exitCode = await runLike({ ...opts, record: opts.dir, allowStale: true });
   });
 
+program.command("fidelity")
+  .description("on the fixture chain, run the corpus through each real server installed on this machine (real-servers.yaml) and the emulated profile " +
+    "that reproduces it; print per rpc the cases where both agree byte for byte, and every difference with the ledger entries that explain it;\n" +
+    "exit 0 when every difference is explained, 1 when any is not, 2 when no real server is installed")
+  .option("--cases <dir>", "corpus folder", "cases")
+  .option("--ledger <file>", "known-quirks ledger (default <cases>/quirks.yaml)")
+  .option("--case <pattern>", "only cases whose id matches (* wildcard); repeatable", collect)
+  .option("--method <name>", "only cases of this rpc or JSON-RPC method; repeatable", collect)
+  .option("--json <file>", "write the fidelity table as JSON (schemas/fidelity.schema.json)")
+  .action(async (opts) => {
+    process.exitCode = await fidelityCommand(opts, io);
+  });
+
 program.command("coverage")
   .description("list the rpcs, request fields, enum values and JSON-RPC methods that no case exercises (requests planned with a chain profile's anchors)")
   .option("--cases <dir>", "corpus folder", "cases")
@@ -142,6 +157,7 @@ program.command("fixture")
   .option("--chain <file>", "serve real raw blocks from this file (hex lines or .bin) instead of the synthetic chain")
   .option("--host <address>", "address to listen on", "127.0.0.1")
   .option("--accept-transactions", "acknowledge decodable transactions in SendTransaction (nothing is added to the chain)")
+  .option("--real", "also start the installed real servers of real-servers.yaml against the fixture's JSON-RPC and print their endpoints")
   .action(async (opts) => {
     process.exitCode = await fixtureCommand(opts, io);
   });

@@ -67,7 +67,7 @@ function legendHtml(rows: readonly MatrixRow[], hasOracle: boolean, builds: numb
 }
 
 function buildHead(b: BuildInfo): string {
-  const what = `${b.implementation}${b.version ? ` ${b.version}` : ""}${b.emulated ? " (EMULATED: a profile of the embedded fixture, not the real build)" : ""}`;
+  const what = `${b.implementation}${b.version ? ` ${b.version}` : ""}${b.emulated ? " (EMULATED: a profile of the embedded fixture, not the real build)" : ""}${b.pin ? ` (REAL: pinned ${b.pin})` : ""}`;
   return `<th class="build" scope="col" title="${esc(what)}"><span class="bname">${esc(b.name)}</span>${b.emulated ? `<span class="emu">EMU</span>` : ""}</th>`;
 }
 
@@ -102,7 +102,7 @@ ${partial ? `<span class="chip new">interrupted: partial results</span>` : ""}
 }
 
 function buildsHtml(builds: readonly BuildInfo[]): string {
-  const rows = builds.map((b) => `<tr><th scope="row" class="mono">${esc(b.name)}</th><td>${esc(b.implementation)}${b.version ? ` ${esc(b.version)}` : ""}</td><td>${b.protocolVersion ? `protocol ${esc(b.protocolVersion)}` : "protocol –"}</td><td>${b.emulated ? `<span class="emu">EMULATED${b.profile ? ` · ${esc(b.profile)}` : ""}</span>` : `<span class="real">${b.profile === "reference" ? "zconform reference" : "real"}</span>`}</td><td class="mono muted">${[b.grpc && `grpc ${b.grpc}`, b.jsonrpc && `jsonrpc ${b.jsonrpc}`].filter(Boolean).map((s) => esc(s as string)).join(" · ")}</td></tr>`).join("\n");
+  const rows = builds.map((b) => `<tr><th scope="row" class="mono">${esc(b.name)}</th><td>${esc(b.implementation)}${b.version ? ` ${esc(b.version)}` : ""}</td><td>${b.protocolVersion ? `protocol ${esc(b.protocolVersion)}` : "protocol –"}</td><td>${b.emulated ? `<span class="emu">EMULATED${b.profile ? ` · ${esc(b.profile)}` : ""}</span>` : `<span class="real">${b.profile === "reference" ? "zconform reference" : b.pin ? `real · pinned ${esc(b.pin)}` : "real"}</span>`}</td><td class="mono muted">${[b.grpc && `grpc ${b.grpc}`, b.jsonrpc && `jsonrpc ${b.jsonrpc}`].filter(Boolean).map((s) => esc(s as string)).join(" · ")}</td></tr>`).join("\n");
   return `<table class="builds"><tbody>\n${rows}\n</tbody></table></div>`;
 }
 

@@ -152,7 +152,7 @@ export function junitXmlFrom(report: JsonReport, o: JunitOptions = {}): string {
     `    <properties>`,
     `      <property${attrs({ name: "chain", value: report.chain })}/>`,
     `      <property${attrs({ name: "oracle", value: report.oracle ?? "none" })}/>`,
-    ...report.builds.map((b) => `      <property${attrs({ name: `build.${b.name}`, value: `${b.implementation}${b.version ? ` ${b.version}` : ""}${b.emulated ? " (EMULATED)" : ""}` })}/>`),
+    ...report.builds.map((b) => `      <property${attrs({ name: `build.${b.name}`, value: `${b.implementation}${b.version ? ` ${b.version}` : ""}${b.emulated ? " (EMULATED)" : ""}${b.pin ? ` (REAL, pinned ${b.pin})` : ""}` })}/>`),
     ...(report.partial ? [`      <property${attrs({ name: "partial", value: report.interrupted ? `true (${report.interrupted})` : "true" })}/>`] : []),
     ...report.conditions.map((k) => `      <property${attrs({ name: `condition.${k.kind}.${k.side}`, value: k.detail })}/>`),
     ...(report.summary?.unchecked ?? []).map((u) => `      <property${attrs({ name: `unchecked.${u.side}`, value: uncheckedLine(u) })}/>`),

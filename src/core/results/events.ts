@@ -23,6 +23,8 @@ export interface BuildInfo {
   protocolVersion?: string;
   emulated: boolean;
   profile?: string;
+  /** A real server started by zconform from a pinned install (real-servers.yaml). */
+  pin?: string;
   /** Endpoints without credentials. */
   grpc?: string;
   jsonrpc?: string;

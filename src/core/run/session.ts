@@ -71,6 +71,7 @@ export function buildInfo(b: Build, protocolVersion: string | undefined): BuildI
     ...(protocolVersion ? { protocolVersion } : {}),
     emulated: b.emulated,
     ...(b.profile ? { profile: b.profile } : {}),
+    ...(b.pin ? { pin: b.pin } : {}),
     ...(b.grpc ? { grpc: describeEndpoint(b.grpc) } : {}),
     ...(b.jsonrpc ? { jsonrpc: describeEndpoint(b.jsonrpc) } : {}),
   };

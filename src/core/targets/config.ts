@@ -46,6 +46,8 @@ export interface Build extends Limits {
   /** An emulated profile of the embedded fixture network, never the real thing. */
   emulated: boolean;
   profile?: string;
+  /** A real server zconform started from a pinned install: the pin, as reports show it. */
+  pin?: string;
   source: { file: string; line: number };
 }
 

@@ -27,9 +27,14 @@ function safe(part: string): string {
   return part.replace(/[^A-Za-z0-9._-]/g, "_");
 }
 
+/** A build's folder: its name, a real build's label "lightwalletd v0.5.4 (real)" as "lightwalletd-v0.5.4". */
+export function buildFolder(build: string): string {
+  return safe(build.replace(/ \(real\)$/, "").replace(/ /g, "-"));
+}
+
 /** golden/<chain>/<build>/<Method>/<case>.json; case ids are "<Method>/<name>". */
 export function goldenPath(root: string, chain: string, build: string, caseId: string): string {
-  return join(root, safe(chain), safe(build), ...caseId.split("/").map(safe)) + ".json";
+  return join(root, safe(chain), buildFolder(build), ...caseId.split("/").map(safe)) + ".json";
 }
 
 export function goldenOf(caseId: string, a: Answer): Golden {

@@ -1,0 +1,85 @@
+// Real lightwalletd against a Zebra-style JSON-RPC (the fixture's oracle): writes its
+// conf, starts it, and waits until its block cache holds the chain up to the tip and its
+// gRPC port answers. On failure the error quotes the last lines of its log.
+
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { create } from "@bufbuild/protobuf";
+import { writeFileAtomic } from "../../core/io/atomic-write.js";
+import { grpcTarget } from "../../core/targets/grpc.js";
+import { ChainSpecSchema, CompactTxStreamer, EmptySchema, GetMempoolTxRequestSchema } from "../gen/walletrpc/service_pb.js";
+import { lightwalletdArgs, lightwalletdFiles, waitingForHeight, zcashConf, type LightwalletdSetup } from "./lightwalletd-config.js";
+import { binaryPath, type Pin } from "./pins.js";
+import { freePort, RealServerError, spawnServer, waitUntil, type ServerProcess } from "./process.js";
+
+export interface NodeRpc {
+  url: string;
+  user: string;
+  password: string;
+  network: LightwalletdSetup["network"];
+}
+
+export interface RunningRealServer {
+  pin: Pin;
+  grpcUrl: string;
+  process: ServerProcess;
+  /** Milliseconds from start until it had ingested the chain to the tip. */
+  ingestMs: number;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  tip: number;
+  ping?: boolean;
+  timeoutMs?: number;
+  /** Keep the temporary folder after close (for reading its log). */
+  keep?: boolean;
+}
+
+/**
+ * Its mempool caches start empty and fill on first use: the first GetMempoolStream after
+ * start ends at once with nothing (it takes its first look at the tip for a new block),
+ * and GetMempoolTx calls that arrive while the first refresh runs answer from the empty
+ * cache. One call of each, before any case, makes the corpus see the steady state.
+ */
+async function warmMempool(target: ReturnType<typeof grpcTarget>): Promise<void> {
+  await target.call(CompactTxStreamer.method.getMempoolStream, create(EmptySchema), { deadlineMs: 5_000 });
+  await target.call(CompactTxStreamer.method.getMempoolTx, create(GetMempoolTxRequestSchema), { deadlineMs: 5_000 });
+}
+
+export async function startLightwalletd(pin: Pin, node: NodeRpc, o: StartOptions): Promise<RunningRealServer> {
+  const binary = binaryPath(pin);
+  if (!existsSync(binary)) throw new RealServerError(`lightwalletd ${pin.version} is not installed at ${binary} (npm run real:install -- --only lightwalletd)`);
+  const folder = mkdtempSync(join(tmpdir(), "zconform-lightwalletd-"));
+  const setup: LightwalletdSetup = {
+    rpcUrl: node.url, rpcUser: node.user, rpcPassword: node.password, network: node.network, folder,
+    grpcPort: await freePort(), httpPort: await freePort(), ping: o.ping ?? false,
+  };
+  const files = lightwalletdFiles(folder);
+  // The folder is mkdtemp's (mode 0700): the credentials are never readable by others.
+  writeFileAtomic(files.conf, zcashConf(setup));
+  chmodSync(files.conf, 0o600);
+  const proc = spawnServer({ binary, args: lightwalletdArgs(setup), cwd: folder, logFile: files.log });
+  const grpcUrl = `http://127.0.0.1:${setup.grpcPort}`;
+  const close = async () => {
+    await proc.stop();
+    if (!o.keep) rmSync(folder, { recursive: true, force: true });
+  };
+  const target = grpcTarget({ url: grpcUrl }, { deadlineMs: 2_000 });
+  try {
+    const ingestMs = await waitUntil(`lightwalletd ${pin.version} ingesting to height ${o.tip}`, proc, async () => {
+      const log = existsSync(files.log) ? readFileSync(files.log, "utf8") : "";
+      if ((waitingForHeight(log) ?? 0) <= o.tip) return false;
+      const obs = await target.call(CompactTxStreamer.method.getLatestBlock, create(ChainSpecSchema));
+      return obs.code === 0;
+    }, o.timeoutMs ?? 120_000);
+    await warmMempool(target);
+    return { pin, grpcUrl, process: proc, ingestMs, close };
+  } catch (e) {
+    await close();
+    throw e;
+  } finally {
+    target.abort();
+  }
+}

@@ -1,0 +1,58 @@
+import { afterAll, expect, test } from "@jest/globals";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ProblemsError } from "../../core/io/located-yaml.js";
+import { binaryPath, describePin, loadPins, pinsOf } from "./pins.js";
+import { installSteps } from "./install.js";
+
+const folders: string[] = [];
+const pinsFile = (text: string) => {
+  const dir = mkdtempSync(join(tmpdir(), "zconform-pins-"));
+  folders.push(dir);
+  const file = join(dir, "real-servers.yaml");
+  writeFileSync(file, text);
+  return file;
+};
+afterAll(() => folders.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+test("real-servers.yaml pins lightwalletd v0.5.4, zainod 0.10.1 and 0.9.0, zebrad 7.0.0 with the internal miner", () => {
+  const pins = loadPins();
+  expect(pinsOf(pins, "lightwalletd").map((p) => p.version)).toEqual(["v0.5.4"]);
+  expect(pinsOf(pins, "zainod").map((p) => p.version)).toEqual(["0.10.1", "0.9.0"]);
+  const zebrad = pinsOf(pins, "zebrad")[0]!;
+  expect(zebrad.version).toBe("7.0.0");
+  expect(zebrad.cargoFlags).toEqual(["--no-default-features", "--features", "internal-miner"]);
+  expect(describePin(pinsOf(pins, "lightwalletd")[0]!)).toBe("lightwalletd v0.5.4 (go github.com/zcash/lightwalletd)");
+});
+
+test("each pin installs into <cache>/<name>-<version>/bin, the cache from ZCONFORM_REAL_CACHE", () => {
+  const env = { ZCONFORM_REAL_CACHE: "/cache" };
+  const [lwd] = pinsOf(loadPins(), "lightwalletd");
+  expect(binaryPath(lwd!, env)).toBe("/cache/lightwalletd-v0.5.4/bin/lightwalletd");
+  expect(installSteps(lwd!, env).map((s) => [s.command, ...s.args].join(" "))).toEqual([
+    "go mod download -json github.com/zcash/lightwalletd@v0.5.4",
+    "go build -trimpath -o /cache/lightwalletd-v0.5.4/bin/lightwalletd .",
+  ]);
+  const [zebrad] = pinsOf(loadPins(), "zebrad");
+  expect(installSteps(zebrad!, env).map((s) => [s.command, ...s.args].join(" "))).toEqual([
+    "cargo install zebrad --version 7.0.0 --locked --root /cache/zebrad-7.0.0 --no-default-features --features internal-miner",
+  ]);
+});
+
+test("a bad pins file names its line and field", () => {
+  const file = pinsFile("servers:\n  - name: lightwalletd\n    version: latest\n    registry: go\n    module: github.com/zcash/lightwalletd\n  - name: zainod\n    version: 0.10.1\n    registry: crates.io\n");
+  let error: unknown;
+  try {
+    loadPins(file);
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(ProblemsError);
+  expect((error as Error).message).toContain(`${file}:3: servers[0].version:`);
+});
+
+test("a crates.io pin without its crate is refused at its line", () => {
+  const file = pinsFile("servers:\n  - name: zainod\n    version: 0.10.1\n    registry: crates.io\n");
+  expect(() => loadPins(file)).toThrow(`${file}:2: servers[0].crate: is required for registry crates.io`);
+});

@@ -1,0 +1,77 @@
+// The real servers of a run, started against a fixture network's Zebra-style JSON-RPC
+// (its oracle) and turned into builds beside the reference and the emulations:
+// "lightwalletd v0.5.4 (real)", "zaino 0.10.1 (real)". A server that is not installed is
+// a note, not an error; one that is installed but cannot ingest the chain is an error.
+
+import { readFileSync } from "node:fs";
+import { DEFAULT_LIMITS, type Build, type Limits } from "../../core/targets/config.js";
+import type { FixtureNetwork } from "../fixture/network.js";
+import { startLightwalletd, type NodeRpc, type RunningRealServer } from "./lightwalletd.js";
+import { binaryPath, describePin, isInstalled, loadPins, pinsOf, type Pin } from "./pins.js";
+
+export interface RealServers {
+  builds(limits?: Partial<Limits>): Build[];
+  servers: RunningRealServer[];
+  /** What was not started and why (not installed), one sentence each. */
+  notes: string[];
+  close(): Promise<void>;
+}
+
+export interface RealOptions {
+  /** Which servers to start; default every installed lightwalletd and zainod pin's first version. */
+  only?: ("lightwalletd" | "zainod")[];
+  ping?: boolean;
+  pinsFile?: string;
+}
+
+/** The label a real build carries in every report. */
+export function realBuildName(pin: Pin): string {
+  return pin.name === "zainod" ? `zaino ${pin.version} (real)` : `${pin.name} ${pin.version} (real)`;
+}
+
+export function oracleRpc(net: FixtureNetwork): NodeRpc {
+  const [user, password] = readFileSync(net.cookie, "utf8").split(":") as [string, string];
+  return { url: net.jsonrpc, user, password, network: net.model.network.name };
+}
+
+export async function startRealServers(net: FixtureNetwork, o: RealOptions = {}): Promise<RealServers> {
+  const pins = o.pinsFile ? loadPins(o.pinsFile) : loadPins();
+  const wanted = o.only ?? ["lightwalletd", "zainod"];
+  const servers: RunningRealServer[] = [];
+  const notes: string[] = [];
+  const close = async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  };
+  const node = oracleRpc(net);
+  const tip = net.model.blocks[net.model.blocks.length - 1]!.height;
+  try {
+    for (const name of wanted) {
+      const pin = pinsOf(pins, name)[0];
+      if (!pin) continue;
+      if (!isInstalled(pin)) {
+        notes.push(`${realBuildName(pin)} not started: ${binaryPath(pin)} is not installed (npm run real:install -- --only ${pin.name})`);
+        continue;
+      }
+      if (pin.name !== "lightwalletd") {
+        notes.push(`${realBuildName(pin)} not started: zconform does not write a zainod config yet`);
+        continue;
+      }
+      servers.push(await startLightwalletd(pin, node, { tip, ping: o.ping }));
+    }
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  const builds = (limits: Partial<Limits> = {}): Build[] => servers.map((s) => ({
+    ...DEFAULT_LIMITS,
+    ...limits,
+    name: realBuildName(s.pin),
+    implementation: s.pin.name === "zainod" ? "zaino" : "lightwalletd",
+    version: s.pin.version,
+    grpc: { url: s.grpcUrl },
+    emulated: false,
+    pin: `${describePin(s.pin)}, real-servers.yaml`,
+    source: { file: "real-servers.yaml", line: 0 },
+  }));
+  return { builds, servers, notes, close };
+}

@@ -1,0 +1,90 @@
+// Real lightwalletd (the version pinned in real-servers.yaml) against the fixture's
+// Zebra-style JSON-RPC, through the whole corpus beside the emulated `lightwalletd`
+// profile: it must ingest the chain to the tip, and every difference between the real
+// server and its emulation must be explained by the ledger. Without the binary the suite
+// is skipped locally and fails under CI=true (.ci/run installs it).
+
+import { beforeAll, describe, expect, test } from "@jest/globals";
+import { Ajv } from "ajv";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Chalk } from "chalk";
+import { fidelityJson } from "../src/cli/fidelity.js";
+import { terminalReporter } from "../src/core/report/terminal.js";
+import type { RunEvent } from "../src/core/results/events.js";
+import { loadCorpus } from "../src/core/corpus/load.js";
+import { lightwalletProtocol } from "../src/zcash/protocol.js";
+import { loadLedger } from "../src/core/ledger/quirk.js";
+import { runFidelity, type FidelityRun } from "../src/modes/fidelity/run.js";
+import { binaryPath, isInstalled, loadPins, pinsOf } from "../src/zcash/real/pins.js";
+import { realBuildName } from "../src/zcash/real/servers.js";
+
+const CASES = join(import.meta.dirname, "..", "cases");
+const GOLDEN = join(import.meta.dirname, "..", "golden");
+const pin = pinsOf(loadPins(), "lightwalletd")[0]!;
+const installed = isInstalled(pin);
+if (!installed && process.env.CI === "true") {
+  throw new Error(`real lightwalletd ${pin.version} is not installed at ${binaryPath(pin)}: CI installs it with npm run real:install -- --only lightwalletd`);
+}
+if (!installed) console.warn(`skipped: real lightwalletd ${pin.version} is not installed at ${binaryPath(pin)} (npm run real:install -- --only lightwalletd)`);
+const realTest = installed ? test : test.skip;
+
+describe(`real lightwalletd ${pin.version} against the fixture`, () => {
+  let run: FidelityRun;
+  const name = realBuildName(pin);
+  const terminal: string[] = [];
+  const events: RunEvent[] = [];
+
+  beforeAll(async () => {
+    if (!installed) return;
+    run = await runFidelity({ cases: loadCorpus(CASES, lightwalletProtocol), ledger: loadLedger(join(CASES, "quirks.yaml")), goldenRoot: GOLDEN,
+      reporters: [terminalReporter({ write: (l) => terminal.push(l), chalk: new Chalk({ level: 0 }) }), { onEvent: (e) => events.push(e), finish: async () => {} }],
+    });
+  }, 240_000);
+
+  realTest("ingests the fixture chain to its tip", () => {
+    const s = run.servers.find((x) => x.name === name);
+    expect(s).toBeDefined();
+    expect(s!.ingestMs).toBeGreaterThan(0);
+  });
+
+  realTest("the report header names the real build's pinned version, in the terminal and in the JSON events", () => {
+    expect(terminal.find((l) => l.startsWith(`  ${name}:`))).toContain(`REAL, pinned lightwalletd ${pin.version} (go github.com/zcash/lightwalletd), real-servers.yaml`);
+    const start = events.find((e) => e.type === "run-start");
+    const build = start?.type === "run-start" ? start.builds.find((b) => b.name === name) : undefined;
+    expect(build).toMatchObject({ implementation: "lightwalletd", version: pin.version, emulated: false, pin: `lightwalletd ${pin.version} (go github.com/zcash/lightwalletd), real-servers.yaml` });
+  });
+
+  realTest("answers every case of the corpus that the emulated profile answers", () => {
+    const f = run.fidelities.find((x) => x.pair.real === name)!;
+    expect(f.pair.emulated).toBe("lightwalletd");
+    const grpcCases = run.session.results.filter((r) => r.transport === "grpc" && !r.skipped).length;
+    expect(f.totals.cases).toBe(grpcCases);
+    expect(f.totals.agree).toBeGreaterThan(0);
+  });
+
+  realTest("every difference from the emulated lightwalletd profile is explained by the ledger", () => {
+    const f = run.fidelities.find((x) => x.pair.real === name)!;
+    const unexplained = f.differences.filter((d) => d.explainedBy === null)
+      .map((d) => `${d.caseId}: emulated ${d.emulated.status} "${d.emulated.message}" (${d.emulated.messages}), real ${d.real.status} "${d.real.message}" (${d.real.messages})`);
+    expect(unexplained).toEqual([]);
+  });
+
+  realTest("answers what golden/fixture/lightwalletd-<version> recorded (drift when the pin or the fixture changes)", () => {
+    const drift = run.session.results.flatMap((r) => (r.drift ?? []).filter((d) => d.build === name).map((d) => ({ caseId: r.caseId, status: d.status })));
+    expect(drift.filter((d) => d.status === "unchanged").length).toBeGreaterThan(0);
+    expect(drift.filter((d) => d.status === "changed").map((d) => d.caseId)).toEqual([]);
+  });
+
+  realTest("the JSON twin of the fidelity table follows schemas/fidelity.schema.json", () => {
+    const schema = JSON.parse(readFileSync(join(import.meta.dirname, "..", "schemas", "fidelity.schema.json"), "utf8")) as object;
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    expect(validate(JSON.parse(JSON.stringify(fidelityJson(run))))).toBe(true);
+  });
+
+  realTest("every divergence of the real build from the oracle and the other builds is in the ledger", () => {
+    const fresh = run.session.results.flatMap((r) => r.divergences.filter((d) => d.build === name && d.quirk === null)
+      .map((d) => `${d.caseId} ${d.kind} ${d.path}`));
+    expect(fresh).toEqual([]);
+  });
+});
