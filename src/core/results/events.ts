@@ -4,18 +4,14 @@
 import type { CaseResult } from "./result.js";
 import type { OutcomeKind } from "./outcome.js";
 import type { UncheckedSide } from "./unchecked.js";
+import type { RunCondition } from "../targets/conditions.js";
+
+export type { RunCondition };
 
 /**
  * How the run was made, where it weakens what the results mean: certificate checks
  * off, no oracle (oracle cases are unjudged), credentials sent in clear over the network.
  */
-export interface RunCondition {
-  kind: "insecure-skip-verify" | "no-oracle" | "plaintext-credentials";
-  /** A build name, "oracle", or "run". */
-  side: string;
-  detail: string;
-}
-
 export interface BuildInfo {
   name: string;
   implementation: string;

@@ -2,9 +2,15 @@
 // and the terminal warns about each: certificate checks switched off, no oracle (cases
 // anchored to it cannot be judged), credentials sent in clear to another machine.
 
-import type { RunCondition } from "../results/events.js";
 import type { RunConfig } from "./config.js";
 import { describeEndpoint, isInsecure, type Endpoint } from "./endpoint.js";
+
+export interface RunCondition {
+  kind: "insecure-skip-verify" | "no-oracle" | "plaintext-credentials";
+  /** A build name, "oracle", or "run". */
+  side: string;
+  detail: string;
+}
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1)$/i;
 
