@@ -93,6 +93,7 @@ const ZTREAMER: Record<string, Shows> = {
   "ztreamer-ping-very-insecure": { unobservable: "Ping's entry and exit are volatile, and its status is the reference's" },
   "ztreamer-getblock-compact-index": "ztreamer-getblock-compact-index",
   "ztreamer-range-checked-first": "ztreamer-range-checked-first",
+  "ztreamer-range-stream-limit": { unobservable: "no case holds more than 16 range streams open at once" },
   // Its texts are volatile in error cases and most codes are the reference's; height 0 and
   // undecodable transactions show.
   "ztreamer-status-codes": ["ztreamer-height-zero-genesis", "ztreamer-send-undecodable-invalid-argument"],
