@@ -67,7 +67,7 @@ const ZAINO_GRPC: Record<string, Shows> = {
   "zaino-ping-unimplemented": "ping-disabled",
   "zaino-small-unary-delay": { unobservable: "a timing behaviour: `zconform latency` reports it" },
   "zaino-getblock-transparent": "zaino-getblock-transparent-v040",
-  "zaino-getblock-shielded-only": "zaino-getblock-shielded-only",
+  "zaino-getblock-shielded-only": { unobservable: "oracle cases judge GetBlock by v0.4.0, which it speaks; the case where builds only agree leaves vtx out" },
 };
 
 const ZAINO_JSONRPC: Record<string, Shows> = {
@@ -92,13 +92,21 @@ const ZAINO_JSONRPC: Record<string, Shows> = {
 const ZTREAMER: Record<string, Shows> = {
   "ztreamer-subtree-hash-wire-order": "subtree-completing-hash-wire-order",
   "ztreamer-balance-stream-duplicates": "balance-stream-duplicate-counted-twice",
+  "ztreamer-balance-stream-distinct-limit": { unobservable: "no case streams more than 10,000 addresses; a repeat counts once, as in the reference" },
+  "ztreamer-ping-very-insecure": { unobservable: "Ping's entry and exit are volatile, and its status is the reference's" },
+  "ztreamer-getblock-compact-index": "ztreamer-getblock-compact-index",
+  "ztreamer-range-checked-first": "ztreamer-range-checked-first",
+  "ztreamer-range-stream-limit": { unobservable: "no case holds more than 16 range streams open at once" },
+  // Its texts are volatile in error cases and most codes are the reference's; height 0 and
+  // undecodable transactions show.
+  "ztreamer-status-codes": ["ztreamer-height-zero-genesis", "ztreamer-send-undecodable-invalid-argument"],
 };
 
 const ZEBRA: Record<string, Shows> = {
   "zebra-no-transparent-fields": ["zebra-no-transparent-data", "zebra-pool-types-ignored"],
   "zebra-shielded-txs-only": "zebra-no-transparent-data",
   "zebra-nullifiers-drop-empty": "zebra-no-transparent-data",
-  "zebra-status-codes": ["zebra-send-empty", "zebra-taddr-range"],
+  "zebra-status-codes": ["zebra-send-empty", "zebra-taddr-range", "zebra-range-above-tip-not-found"],
   "zebra-ping-disabled": "ping-disabled",
   // Its build fields are declared volatile (the oracle cannot vouch for them); the missing
   // upgrade fields show, since the fixture chain has pending upgrades.
@@ -173,7 +181,9 @@ describe("the demo run against every emulated profile", () => {
     expect(mine("zaino-0.9.0").map((d) => [d.left, d.quirk])).toEqual([["oracle@v0.4.0", "zaino-getblock-transparent-v040"]]);
     // zebrad's server reports no version: it is held to the current rules, and lacks the data.
     expect(mine("zebrad-builtin").map((d) => d.left)).toContain("oracle");
-    expect(tip.verdict?.deviants.sort()).toEqual(["zaino-0.9.0", "zebrad-builtin"]);
+    // Ztreamer speaks v0.5.0 and serves GetBlock from its shielded-only index.
+    expect(mine("ztreamer-master").map((d) => d.quirk)).toEqual(["ztreamer-getblock-compact-index"]);
+    expect(tip.verdict?.deviants.sort()).toEqual(["zaino-0.9.0", "zebrad-builtin", "ztreamer-master", "ztreamer-v0.1.0"]);
   });
 
   test("removing any one entry makes exactly its divergences new", () => {
