@@ -29,7 +29,7 @@ import type { FaultKind } from "../src/core/targets/observation.js";
 import { startFaultProxy, type FaultProxy, type FaultRule, type GrpcFault, type JsonRpcFault } from "./tools/fault-proxy.js";
 import { SMALL_CORPUS, tempDir, type TempDir } from "./tools/temp-corpus.js";
 
-const FAULTY_LIMITS: Limits = { concurrency: 1, deadlineMs: 1500, maxMessageBytes: 256 * 1024, maxStreamMessages: 500 };
+const FAULTY_LIMITS: Limits = { concurrency: 1, deadlineMs: 1500, maxMessageBytes: 256 * 1024, maxCallBytes: 1024 * 1024, maxStreamMessages: 500 };
 const SELECT = { name: "x-fault-target", value: "faulty" };
 
 const GRPC = { DEADLINE_EXCEEDED: 4, UNKNOWN: 2, RESOURCE_EXHAUSTED: 8, INTERNAL: 13, UNAVAILABLE: 14 } as const;

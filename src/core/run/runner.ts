@@ -16,6 +16,7 @@ import { limiter, mapLimited, type Limiter } from "./limit.js";
 import type { GrpcPlannedRequest, PlannedCase } from "./plan.js";
 import type { CaseResult, ClassifiedDivergence } from "../results/result.js";
 import { driftOf } from "../../modes/golden/drift.js";
+import type { Keeping } from "../results/bound.js";
 
 export interface OracleSource {
   /** e.g. the oracle's JSON-RPC URL. */
@@ -52,6 +53,8 @@ export interface RunOptions {
   golden?: { root: string; chain: string };
   /** Send cases that carry a valid transaction (see broadcast.ts); default false. */
   allowBroadcast?: boolean;
+  /** How much of each answer results keep (see results/bound.ts). */
+  keep?: Keeping;
 }
 
 /** Every JSON-RPC case asks with the same id, so the echoed ids never differ between sides. */
@@ -64,7 +67,7 @@ function buildsFor(c: Case, builds: readonly Build[]): Build[] {
 
 async function ask(pc: PlannedCase, build: Build, conns: Connections): Promise<Observation> {
   const c = pc.case;
-  const limits = { deadlineMs: build.deadlineMs, maxMessageBytes: build.maxMessageBytes };
+  const limits = { deadlineMs: build.deadlineMs, maxMessageBytes: build.maxMessageBytes, maxCallBytes: build.maxCallBytes };
   if (c.transport === "grpc") {
     const target = conns.grpc.get(build.name)!;
     return target.call(pc.rpc!, pc.request as GrpcPlannedRequest, { ...limits, maxMessages: build.maxStreamMessages });
@@ -132,7 +135,7 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
   if (answers.some((a) => a === undefined)) return undefined;
   const observations = new Map(builds.map((b, i) => [b.name, answers[i]!]));
   const olderOracles = new Map(older.flatMap((v, i) => (olderAnswers[i] ? [[v, olderAnswers[i]!] as const] : [])));
-  const j = judgeCase(pc, observations, oracle, o.protocolVersions, olderOracles);
+  const j = judgeCase(pc, observations, oracle, o.protocolVersions, olderOracles, o.keep);
   const byName = new Map(builds.map((b) => [b.name, b]));
   const divergences: ClassifiedDivergence[] = j.divergences.flatMap(({ build, divergences: ds }) => {
     const v = o.protocolVersions?.get(build);

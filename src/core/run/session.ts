@@ -52,8 +52,10 @@ function openConnections(builds: readonly Build[]): Connections {
   const grpc = new Map<string, GrpcTarget>();
   const jsonrpc = new Map<string, JsonRpcTarget>();
   for (const b of builds) {
-    if (b.grpc) grpc.set(b.name, grpcTarget(b.grpc));
-    if (b.jsonrpc) jsonrpc.set(b.name, jsonRpcTarget(b.jsonrpc, { connections: b.concurrency }));
+    // The build's limits are the targets' defaults, so startup calls keep them too.
+    const limits = { deadlineMs: b.deadlineMs, maxMessageBytes: b.maxMessageBytes, maxCallBytes: b.maxCallBytes };
+    if (b.grpc) grpc.set(b.name, grpcTarget(b.grpc, { ...limits, maxMessages: b.maxStreamMessages }));
+    if (b.jsonrpc) jsonrpc.set(b.name, jsonRpcTarget(b.jsonrpc, { ...limits, connections: b.concurrency }));
   }
   return { grpc, jsonrpc };
 }

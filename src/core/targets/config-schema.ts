@@ -16,6 +16,7 @@ const limits = {
   deadlineMs: positiveInt(86_400_000),
   // A gRPC length prefix is 32 bits.
   maxMessageBytes: positiveInt(4_294_967_295),
+  maxCallBytes: positiveInt(Number.MAX_SAFE_INTEGER),
   maxStreamMessages: positiveInt(1_000_000_000),
 };
 

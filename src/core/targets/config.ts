@@ -22,6 +22,8 @@ export interface Limits {
   concurrency: number;
   deadlineMs: number;
   maxMessageBytes: number;
+  /** Most bytes one call keeps: the sum of its messages (a JSON-RPC body is one). */
+  maxCallBytes: number;
   maxStreamMessages: number;
 }
 
@@ -29,7 +31,8 @@ export const DEFAULT_LIMITS: Limits = {
   concurrency: 4,
   deadlineMs: 30_000,
   maxMessageBytes: 16 * 1024 * 1024,
-  maxStreamMessages: 10_000_000,
+  maxCallBytes: 64 * 1024 * 1024,
+  maxStreamMessages: 100_000,
 };
 
 /** A server under test. Limits are resolved: the build's own, else `defaults`, else built-in. */
@@ -161,6 +164,7 @@ export function parseConfig(text: string, fileName: string, opts: ParseOptions =
       concurrency: b.concurrency ?? defaults.concurrency,
       deadlineMs: b.deadlineMs ?? defaults.deadlineMs,
       maxMessageBytes: b.maxMessageBytes ?? defaults.maxMessageBytes,
+      maxCallBytes: b.maxCallBytes ?? defaults.maxCallBytes,
       maxStreamMessages: b.maxStreamMessages ?? defaults.maxStreamMessages,
       source: { file: fileName, line: lineAt(at) },
     };

@@ -31,6 +31,8 @@ export interface JsonRpcCallOptions {
   id?: number;
   deadlineMs?: number;
   maxMessageBytes?: number;
+  /** The body is the call's only message: the lower of the two limits applies. */
+  maxCallBytes?: number;
   /** Extra HTTP headers for this call. */
   headers?: Record<string, string>;
 }
@@ -87,7 +89,7 @@ export function jsonRpcTarget(endpoint: JsonRpcEndpoint, defaults: JsonRpcTarget
     // A param JSON cannot represent (bigint, cycle) is the caller's bug: this throws.
     const body = JSON.stringify({ jsonrpc: "2.0", id, method, params: [...params] });
     const deadlineMs = opts.deadlineMs ?? DEFAULT_JSONRPC_DEADLINE_MS;
-    const maxBytes = opts.maxMessageBytes ?? DEFAULT_JSONRPC_MAX_BYTES;
+    const maxBytes = Math.min(opts.maxMessageBytes ?? DEFAULT_JSONRPC_MAX_BYTES, opts.maxCallBytes ?? DEFAULT_JSONRPC_MAX_BYTES);
     const startedAt = Date.now();
     const t0 = performance.now();
     const obs: JsonRpcObservation = {
