@@ -26,6 +26,8 @@ export interface RunLikeOptions extends CorpusOptions, ReportOptions, FixtureCho
   shard?: string;
   /** Send cases that carry a valid transaction; refused unless the chain is regtest. */
   allowBroadcast?: boolean;
+  /** Folder for the whole bytes of answers above the size results keep. */
+  spill?: string;
 }
 
 export async function runLikeCommand(o: RunLikeOptions, out: Output): Promise<number> {
@@ -52,6 +54,7 @@ export async function runLikeCommand(o: RunLikeOptions, out: Output): Promise<nu
       config: inputs.config, cases: inputs.cases, chain: inputs.chain, ledger: inputs.ledger, reporters,
       deriveGrpc: deriveFromOracle, allowStale: o.allowStale, signal: interrupt.signal, allowBroadcast: o.allowBroadcast === true,
       ...(o.golden ? { goldenRoot: o.golden } : {}),
+      ...(o.spill ? { spillDir: o.spill } : {}),
       ...(shard ? { shard } : {}),
     }));
     if (typeof session === "number") return session;

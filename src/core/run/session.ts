@@ -18,6 +18,7 @@ import { VERSION } from "../../version.js";
 import type { BuildInfo, Reporter, RunEvent, RunSummary } from "../results/events.js";
 import { planCases } from "./plan.js";
 import { scrubber } from "./redact.js";
+import { DEFAULT_KEEPING } from "../results/bound.js";
 import type { CaseResult } from "../results/result.js";
 import { REPORT_SCHEMA_VERSION } from "../results/result.js";
 import { runCases, type Connections } from "./runner.js";
@@ -39,6 +40,8 @@ export interface SessionOptions {
   goldenRoot?: string;
   /** Send cases that carry a valid transaction; honoured only on a regtest chain. */
   allowBroadcast?: boolean;
+  /** Write the whole bytes of answers too large to keep in results to this folder. */
+  spillDir?: string;
 }
 
 export interface SessionResult {
@@ -195,6 +198,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       signal: o.signal,
       allowBroadcast: o.allowBroadcast === true && o.chain.network === "regtest",
       ...(o.goldenRoot ? { golden: { root: o.goldenRoot, chain: o.chain.name } } : {}),
+      ...(o.spillDir ? { keep: { ...DEFAULT_KEEPING, spillDir: o.spillDir } } : {}),
       onResult: (result, done, total, index) => {
         const safe = scrub(result);
         safeResults.set(result, safe);
