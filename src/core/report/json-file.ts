@@ -4,7 +4,8 @@
 // and decoded form; readJsonReport puts them back. Written compact, atomically.
 
 import { readFileSync } from "node:fs";
-import { writeFileAtomic } from "../io/atomic-write.js";
+import { writeFileAtomicParts } from "../io/atomic-write.js";
+import { jsonParts } from "./json-parts.js";
 import type { Answer, CaseResult } from "../results/result.js";
 import type { JsonReport } from "./json.js";
 
@@ -60,8 +61,13 @@ export function expandReport(r: JsonReportFile, where = "report"): JsonReport {
   return { ...r, cases: r.cases.map((c) => expandCase(c, where)) };
 }
 
+/** Written case by case: a report's size is limited by the disk, not by one string. */
 export function writeJsonReport(path: string, r: JsonReport): void {
-  writeFileAtomic(path, `${JSON.stringify(compactReport(r))}\n`);
+  const doc = { ...r, cases: r.cases.map(compactCase) };
+  writeFileAtomicParts(path, (function* () {
+    yield* jsonParts(doc, ["cases", "divergences"]);
+    yield "\n";
+  })());
 }
 
 /** Reads a report file (any zconform version with the same schemaVersion) with every answer in full. */

@@ -216,6 +216,22 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     await Promise.all([...conns.grpc.values()].map((t) => t.close()));
     await Promise.all([...conns.jsonrpc.values()].map((t) => t.close()));
     await oracleTarget?.close();
-    for (const r of o.reporters) await r.finish();
+    // Each reporter writes its file whatever happened to the others.
+    const failed: string[] = [];
+    for (const r of o.reporters) {
+      try {
+        await r.finish();
+      } catch (e) {
+        failed.push(scrub((e as Error).message ?? String(e)));
+      }
+    }
+    if (failed.length > 0) throw new ReportWriteError(failed);
+  }
+}
+
+/** Reports that could not be written; the others were. */
+export class ReportWriteError extends Error {
+  constructor(readonly failures: string[]) {
+    super(failures.map((f) => `report not written: ${f}`).join("\n"));
   }
 }
