@@ -19,6 +19,10 @@ describe("broadcastRisk", () => {
     expect(broadcastRisk(send(toBinary(RawTransactionSchema, create(RawTransactionSchema, { data: tx, height: 5n }))))).toBe(BROADCAST_REFUSED);
     expect(broadcastRisk(rpc([hex]))).toBe(BROADCAST_REFUSED);
     expect(broadcastRisk(rpc([hex.toUpperCase(), false]))).toBe(BROADCAST_REFUSED);
+    // A node deserializes one transaction and ignores what follows it.
+    const trailing = Uint8Array.from([...tx, 0x00]);
+    expect(broadcastRisk(send(create(RawTransactionSchema, { data: trailing })))).toBe(BROADCAST_REFUSED);
+    expect(broadcastRisk(rpc([`${hex}00ff`]))).toBe(BROADCAST_REFUSED);
     // An overwintered version the decoder does not know (v6): a node may accept it.
     expect(broadcastRisk(rpc(["06000080" + "77777777" + "00".repeat(40)]))).toBe(BROADCAST_REFUSED);
   });

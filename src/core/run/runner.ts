@@ -53,6 +53,8 @@ export interface RunOptions {
   golden?: { root: string; chain: string };
   /** Send cases that carry a valid transaction (see broadcast.ts); default false. */
   allowBroadcast?: boolean;
+  /** Why such cases are not sent, when it is more than the default reason. */
+  broadcastRefused?: string;
   /** How much of each answer results keep (see results/bound.ts). */
   keep?: Keeping;
 }
@@ -125,7 +127,7 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
   }
   // Checked before anything is sent, to the builds or to the oracle.
   const risk = o.allowBroadcast ? undefined : broadcastRisk(pc);
-  if (risk) return skippedResult(pc, risk);
+  if (risk) return skippedResult(pc, o.broadcastRefused ?? risk);
   const older = c.expect.kind === "oracle" && o.oracle ? olderVersions(c, builds, o.protocolVersions) : [];
   const [answers, oracle, olderAnswers] = await Promise.all([
     Promise.all(builds.map((b) => limits.get(b.name)!.run(async () => (o.signal?.aborted ? undefined : ask(pc, b, o.connections))))),

@@ -18,6 +18,7 @@ import { VERSION } from "../../version.js";
 import type { BuildInfo, Reporter, RunEvent, RunSummary } from "../results/events.js";
 import { planCases } from "./plan.js";
 import { scrubber } from "./redact.js";
+import { serversForbidBroadcast } from "./broadcast.js";
 import { DEFAULT_KEEPING } from "../results/bound.js";
 import type { CaseResult } from "../results/result.js";
 import { REPORT_SCHEMA_VERSION } from "../results/result.js";
@@ -177,6 +178,9 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   const oracleTarget = o.config.oracle ? jsonRpcTarget(o.config.oracle.jsonrpc, { deadlineMs: o.config.defaults.deadlineMs }) : undefined;
   try {
     const [tip, versions] = await Promise.all([tipOf(oracleTarget, conns, o.config.builds), protocolVersions(o.config.builds, conns)]);
+    const broadcastRefused = o.allowBroadcast === true && o.chain.network === "regtest"
+      ? await serversForbidBroadcast(conns.grpc, conns.jsonrpc, oracleTarget)
+      : undefined;
     const anchors = tip ? withDynamic(o.chain, tip) : o.chain.anchors;
     const planned = planCases(o.cases, anchors, o.chain.name);
     const builds = o.config.builds.map((b) => buildInfo(b, versions.get(b.name)));
@@ -196,7 +200,8 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       protocolVersions: versions,
       caseConcurrency: o.caseConcurrency,
       signal: o.signal,
-      allowBroadcast: o.allowBroadcast === true && o.chain.network === "regtest",
+      allowBroadcast: o.allowBroadcast === true && o.chain.network === "regtest" && broadcastRefused === undefined,
+      ...(broadcastRefused ? { broadcastRefused } : {}),
       ...(o.goldenRoot ? { golden: { root: o.goldenRoot, chain: o.chain.name } } : {}),
       ...(o.spillDir ? { keep: { ...DEFAULT_KEEPING, spillDir: o.spillDir } } : {}),
       onResult: (result, done, total, index) => {
