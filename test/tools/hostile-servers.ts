@@ -121,3 +121,60 @@ export async function startHostileJsonRpc(h: JsonRpcHostility): Promise<HostileS
     }),
   };
 }
+
+/** `\u`-escapes every character: JSON that decodes to `s` without containing it. */
+export function unicodeEscaped(s: string): string {
+  return s.split("").map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+}
+
+/** Everything secret-looking a request carried: header values, credentials, query values. */
+function carried(req: http.IncomingMessage): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value !== "string" || ["host", "content-type", "content-length", "accept", "connection"].includes(name)) continue;
+    out.push(value);
+    const [scheme, token] = value.split(" ");
+    if (scheme === "Basic" && token) out.push(Buffer.from(token, "base64").toString("utf8").split(":").slice(1).join(":"));
+    if (scheme === "Bearer" && token) out.push(token);
+  }
+  for (const [, v] of new URL(req.url ?? "/", "http://x").searchParams) out.push(v);
+  return out;
+}
+
+/**
+ * A JSON-RPC server that answers every call with what the request carried, in every
+ * spelling a leak could take: as sent, `\u`-escaped in the raw body, percent-encoded,
+ * upper-case hex, and base64 at byte offsets 0, 1 and 2.
+ */
+export async function startEchoJsonRpc(): Promise<HostileServer> {
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8").on("data", (s: string) => (body += s));
+    req.on("end", () => {
+      let id: unknown = 1;
+      try {
+        id = (JSON.parse(body) as { id: unknown }).id;
+      } catch {
+        // answer anyway
+      }
+      const members = carried(req).flatMap((v) => [
+        JSON.stringify(`plain ${v}`),
+        `"escaped ${unicodeEscaped(v)}"`,
+        JSON.stringify(`url ${encodeURIComponent(v)}`),
+        JSON.stringify(`HEX ${Buffer.from(v).toString("hex").toUpperCase()}`),
+        ...["", "x", "xy"].map((pre) => JSON.stringify(`b64 ${Buffer.from(`${pre}${v}!`).toString("base64")}`)),
+      ]);
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":[${members.join(",")}]}`);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+  };
+}

@@ -45,6 +45,11 @@ const endpoint = {
       additionalProperties: { type: "string", "x-message": "must be a string" },
       "x-message": "must be a map of header names to values",
     },
+    public: {
+      type: "array",
+      items: { type: "string", minLength: 1 },
+      "x-message": "must be a list of header names and URL query keys whose values are not secret",
+    },
   },
 };
 

@@ -49,7 +49,8 @@ export function fieldName(path: Path): string {
 }
 
 /** Fields whose values are credentials (header values count too). */
-const SECRET_VALUES = new Set(["password", "bearerToken"]);
+// A URL may carry a password or an API key in its query: never quoted either.
+const SECRET_VALUES = new Set(["password", "bearerToken", "url"]);
 
 /** As many aliases as the corpus loader allows (yaml's maxAliasCount there). */
 export const MAX_ALIASES = 100;

@@ -47,6 +47,7 @@ builds:
       url: https://lwd.example:9067
       insecureSkipVerify: true
       headers: { X-Api-Key: \${API_KEY}, x-client: zconform-ci }
+      public: [X-Client]
   - name: local-zebra
     implementation: zebrad
     jsonrpc: { url: http://127.0.0.1:18232, cookieFile: .cookie }

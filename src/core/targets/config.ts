@@ -97,6 +97,7 @@ interface RawEndpoint {
   bearerToken?: string;
   cookieFile?: string;
   headers?: Record<string, string>;
+  public?: string[];
 }
 interface RawBuild extends Partial<Limits> {
   name: string;
@@ -240,6 +241,7 @@ function endpointFrom(raw: RawEndpoint, at: Path, ctx: EndpointContext): GrpcEnd
       out.headers[name] = v;
     }
   }
+  if (raw.public) out.public = raw.public.map((n) => n.toLowerCase());
   return out;
 }
 
