@@ -17,10 +17,15 @@ export function formatProblem(p: ConfigProblem): string {
   return `${p.file}:${p.line}: ${p.field ? p.field + ": " : ""}${p.message}`;
 }
 
+/** Problems listed in the message; the rest are counted. */
+const MAX_LISTED = 100;
+
 export class ConfigError extends Error {
   readonly problems: ConfigProblem[];
   constructor(problems: ConfigProblem[]) {
-    super(problems.map(formatProblem).join("\n"));
+    const listed = problems.slice(0, MAX_LISTED).map(formatProblem);
+    if (problems.length > MAX_LISTED) listed.push(`… and ${problems.length - MAX_LISTED} more problems`);
+    super(listed.join("\n"));
     this.name = "ConfigError";
     this.problems = problems;
   }

@@ -3,7 +3,7 @@
 // and all problems are reported at once.
 
 import { Ajv } from "ajv";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { ConfigError, schemaProblems, type ConfigProblem } from "./config-errors.js";
@@ -64,6 +64,9 @@ export interface RunConfig {
   builds: Build[];
 }
 
+/** A real config is a few kilobytes. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
 export interface ParseOptions {
   /** Variables for `${NAME}`; default process.env. */
   env?: Record<string, string | undefined>;
@@ -76,8 +79,13 @@ export interface ParseOptions {
 export function loadConfig(path: string, opts: ParseOptions = {}): RunConfig {
   let text: string;
   try {
+    const size = statSync(path).size;
+    if (size > MAX_CONFIG_BYTES) {
+      throw new ConfigError([{ file: path, line: 1, field: "", message: `the config is ${size} bytes; the limit is ${MAX_CONFIG_BYTES}` }]);
+    }
     text = readFileSync(path, "utf8");
   } catch (e) {
+    if (e instanceof ConfigError) throw e;
     throw new ConfigError([{ file: path, line: 1, field: "", message: `cannot read: ${(e as Error).message}` }]);
   }
   return parseConfig(text, path, opts);
