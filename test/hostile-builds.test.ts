@@ -87,12 +87,28 @@ function healthyAnswers(report: JsonReportFile): Map<string, string> {
 
 const hostileBuild = (line: string) => [`  - { name: hostile, implementation: other, ${line} }`];
 
-const scenarios: { name: string; start: () => Promise<HostileServer>; build: (url: string) => string; fault: string }[] = [
+type HostileAnswer = JsonReportFile["cases"][number]["answers"][number];
+interface Scenario {
+  name: string;
+  start: () => Promise<HostileServer>;
+  build: (url: string) => string;
+  /** The fault some of the hostile build's answers must show ("" for none in particular). */
+  fault: string;
+  check?: (report: JsonReportFile, hostile: HostileAnswer[]) => void;
+}
+
+const scenarios: Scenario[] = [
   { name: "an endless stream of small messages", start: () => startHostileGrpc({ kind: "endless", messageBytes: 181 }), build: (u) => `grpc: { url: "${u}" }`, fault: "too-long" },
   { name: "an endless stream of 1 MiB messages", start: () => startHostileGrpc({ kind: "endless", messageBytes: MiB }), build: (u) => `grpc: { url: "${u}" }`, fault: "too-large" },
   { name: "a 4 GiB length prefix", start: () => startHostileGrpc({ kind: "huge-prefix" }), build: (u) => `grpc: { url: "${u}" }`, fault: "too-large" },
-  { name: "an endless startup GetLightdInfo", start: () => startHostileGrpc({ kind: "endless", messageBytes: MiB, onlyRpc: "GetLightdInfo" }), build: (u) => `grpc: { url: "${u}" }`, fault: "" },
-  { name: "12 JSON-RPC answers of 16 MiB", start: () => startHostileJsonRpc({ kind: "large-body", bodyBytes: 16 * MiB - 1024 }), build: (u) => `jsonrpc: { url: "${u}" }`, fault: "" },
+  { name: "an endless startup GetLightdInfo", start: () => startHostileGrpc({ kind: "endless", messageBytes: MiB, onlyRpc: "GetLightdInfo" }), build: (u) => `grpc: { url: "${u}" }`, fault: "",
+    // The startup call was cut: no protocol version was read from it.
+    check: (report) => expect(report.builds.find((b) => b.name === "hostile")?.protocolVersion).toBeUndefined() },
+  { name: "12 JSON-RPC answers of 16 MiB", start: () => startHostileJsonRpc({ kind: "large-body", bodyBytes: 16 * MiB - 1024 }), build: (u) => `jsonrpc: { url: "${u}" }`, fault: "",
+    // Every answer arrived whole and is kept as its length, hash, head and tail.
+    check: (_report, hostile) => {
+      expect(hostile.filter((a) => "elided" in a && a.elided?.bytes === 16 * MiB - 1024).length).toBeGreaterThanOrEqual(12);
+    } },
   { name: "a 200 MB JSON-RPC body", start: () => startHostileJsonRpc({ kind: "large-body", bodyBytes: 200_000_000 }), build: (u) => `jsonrpc: { url: "${u}" }`, fault: "too-large" },
 ];
 
@@ -106,6 +122,7 @@ describe("hostile builds beside a healthy one, default limits", () => {
       const hostile = report.cases.flatMap((c) => c.answers.filter((a) => a.side === "hostile"));
       expect(hostile.length).toBeGreaterThan(0);
       if (s.fault) expect(hostile.some((a) => a.fault?.kind === s.fault)).toBe(true);
+      s.check?.(report, hostile);
       expect(rss).toBeGreaterThan(0);
       expect(rss).toBeLessThan(RSS_LIMIT_BYTES);
       process.stdout.write(`${s.name}: peak RSS ${(rss / MiB).toFixed(0)} MiB\n`);
