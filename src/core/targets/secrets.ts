@@ -100,21 +100,23 @@ export function secretForms(secrets: readonly string[]): [form: string, mask: st
     for (const t of texts) forms.set(t, MASK);
     if (s.length < MIN_ENCODED_SECRET_LENGTH) continue;
     // Answers are shown as hex and bytes fields as base64: a server that echoes a
-    // credential into its answer must not put it in a report that way either, in any
-    // of its text spellings, hex of either case, or base64 at any byte offset. The hex
-    // form becomes the hex of the mask, so the hex stays hex.
+    // credential into its answer must not put it in a report that way either. Raw bodies
+    // are hex, so every text spelling is looked for as hex of either case; decoded bytes
+    // fields are base64, so the secret's own bytes are looked for as base64 at any byte
+    // offset. The hex form becomes the hex of the mask, so the hex stays hex.
     for (const t of texts) {
-      const bytes = Buffer.from(t, "utf8");
-      forms.set(bytes.toString("hex"), MASK_HEX);
-      forms.set(bytes.toString("hex").toUpperCase(), MASK_HEX);
-      forms.set(bytes.toString("base64"), MASK);
-      forms.set(bytes.toString("base64").replace(/=+$/, ""), MASK);
-      forms.set(bytes.toString("base64url"), MASK);
-      for (const align of [0, 1, 2]) {
-        const core = base64Core(bytes, align);
-        forms.set(core, MASK);
-        forms.set(core.replaceAll("+", "-").replaceAll("/", "_"), MASK);
-      }
+      const hex = Buffer.from(t, "utf8").toString("hex");
+      forms.set(hex, MASK_HEX);
+      forms.set(hex.toUpperCase(), MASK_HEX);
+    }
+    const bytes = Buffer.from(s, "utf8");
+    forms.set(bytes.toString("base64"), MASK);
+    forms.set(bytes.toString("base64").replace(/=+$/, ""), MASK);
+    forms.set(bytes.toString("base64url"), MASK);
+    for (const align of [0, 1, 2]) {
+      const core = base64Core(bytes, align);
+      forms.set(core, MASK);
+      forms.set(core.replaceAll("+", "-").replaceAll("/", "_"), MASK);
     }
   }
   return [...forms].filter(([f]) => f.length >= MIN_SECRET_LENGTH).sort((a, b) => b[0].length - a[0].length);
@@ -132,6 +134,8 @@ export function redact(text: string, secrets: readonly string[]): string {
 
 /** redact() with the forms computed once, for callers that redact many strings. */
 export function redactForms(text: string, forms: readonly [string, string][]): string {
+  // Longest first: a text shorter than the shortest form holds none of them.
+  if (forms.length === 0 || text.length < forms[forms.length - 1]![0].length) return text;
   let out = text;
   for (const [f, mask] of forms) if (out.includes(f)) out = out.split(f).join(mask);
   return out;
