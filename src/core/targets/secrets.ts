@@ -132,11 +132,63 @@ export function redact(text: string, secrets: readonly string[]): string {
   return redactForms(text, secretForms(secrets));
 }
 
-/** redact() with the forms computed once, for callers that redact many strings. */
+interface FormIndex {
+  all: readonly [string, string][];
+  /** The forms a text of only lower-case (upper-case) hex digits can hold. */
+  lowerHex: readonly [string, string][];
+  upperHex: readonly [string, string][];
+  /** The forms a text of only base64 (or base64url) characters can hold. */
+  base64: readonly [string, string][];
+  shortest: number;
+}
+
+const indexes = new WeakMap<readonly [string, string][], FormIndex>();
+const LOWER_HEX = /^[0-9a-f]*$/;
+const UPPER_HEX = /^[0-9A-F]*$/;
+const BASE64 = /^[A-Za-z0-9+/=_-]*$/;
+
+function indexOf(forms: readonly [string, string][]): FormIndex {
+  let index = indexes.get(forms);
+  if (!index) {
+    index = {
+      all: forms,
+      lowerHex: forms.filter(([f]) => LOWER_HEX.test(f)),
+      upperHex: forms.filter(([f]) => UPPER_HEX.test(f)),
+      base64: forms.filter(([f]) => BASE64.test(f)),
+      shortest: forms.reduce((n, [f]) => Math.min(n, f.length), Infinity),
+    };
+    indexes.set(forms, index);
+  }
+  return index;
+}
+
+/**
+ * redact() with the forms computed once, for callers that redact many strings. Most of
+ * a report's text is answers as hex and bytes as base64: such a text is only searched
+ * for the forms written in its alphabet, and never for forms longer than itself.
+ */
 export function redactForms(text: string, forms: readonly [string, string][]): string {
-  // Longest first: a text shorter than the shortest form holds none of them.
-  if (forms.length === 0 || text.length < forms[forms.length - 1]![0].length) return text;
+  if (forms.length === 0) return text;
+  const index = indexOf(forms);
+  if (text.length < index.shortest) return text;
+  const candidates = LOWER_HEX.test(text) ? index.lowerHex : UPPER_HEX.test(text) ? index.upperHex : BASE64.test(text) ? index.base64 : index.all;
   let out = text;
-  for (const [f, mask] of forms) if (out.includes(f)) out = out.split(f).join(mask);
+  // Forms are longest first: skip those longer than the text (masking only shortens it).
+  for (let i = firstFitting(candidates, text.length); i < candidates.length; i++) {
+    const [f, mask] = candidates[i]!;
+    if (out.includes(f)) out = out.split(f).join(mask);
+  }
   return out;
+}
+
+/** The first form, in a list sorted longest first, no longer than `length`. */
+function firstFitting(forms: readonly [string, string][], length: number): number {
+  let lo = 0;
+  let hi = forms.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (forms[mid]![0].length > length) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
