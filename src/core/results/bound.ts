@@ -20,6 +20,8 @@ export interface Keeping {
   maxPatchOps: number;
   /** When set, the whole bytes of each elided answer are written here. */
   spillDir?: string;
+  /** What the spilled bytes go through first (the run's secrets masked). */
+  maskBytes?: (bytes: Buffer) => Buffer;
 }
 
 export const DEFAULT_KEEPING: Keeping = { inlineBytes: 1024 * 1024, edgeBytes: 4096, maxStringChars: 64 * 1024, maxPatchOps: 1000 };
@@ -32,7 +34,7 @@ export interface Elided {
   /** The first and last edgeBytes, as hex. */
   head: string;
   tail: string;
-  /** Where the whole bytes were written, when asked. */
+  /** Where the whole bytes were written, when asked (named by the hash of what was received). */
   file?: string;
 }
 
@@ -53,7 +55,8 @@ export function elide(parts: readonly Uint8Array[], keep: Keeping): Elided {
   };
   if (keep.spillDir !== undefined) {
     const file = join(keep.spillDir, `${sha256}.bin`);
-    writeFileAtomic(file, Buffer.concat(parts));
+    const whole = Buffer.concat(parts);
+    writeFileAtomic(file, keep.maskBytes ? keep.maskBytes(whole) : whole);
     out.file = file;
   }
   return out;

@@ -18,6 +18,7 @@ import { VERSION } from "../../version.js";
 import type { BuildInfo, Reporter, RunEvent, RunSummary } from "../results/events.js";
 import { planCases } from "./plan.js";
 import { scrubber } from "./redact.js";
+import { redactBytes, secretForms } from "../targets/secrets.js";
 import { serversForbidBroadcast } from "./broadcast.js";
 import { DEFAULT_KEEPING } from "../results/bound.js";
 import type { CaseResult } from "../results/result.js";
@@ -166,7 +167,9 @@ export function exitCodeOf(s: RunSummary, allowStale: boolean): number {
 export async function runSession(o: SessionOptions): Promise<SessionResult> {
   const t0 = performance.now();
   // Reporters (and the results handed back) only ever see copies with secrets masked.
-  const scrub = scrubber(secretsOf(o.config));
+  const secrets = secretsOf(o.config);
+  const forms = secretForms(secrets);
+  const scrub = scrubber(secrets);
   const safeResults = new Map<CaseResult, CaseResult>();
   const emit = (e: RunEvent) => {
     const safe = scrub(e);
@@ -203,7 +206,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       allowBroadcast: o.allowBroadcast === true && o.chain.network === "regtest" && broadcastRefused === undefined,
       ...(broadcastRefused ? { broadcastRefused } : {}),
       ...(o.goldenRoot ? { golden: { root: o.goldenRoot, chain: o.chain.name } } : {}),
-      ...(o.spillDir ? { keep: { ...DEFAULT_KEEPING, spillDir: o.spillDir } } : {}),
+      ...(o.spillDir ? { keep: { ...DEFAULT_KEEPING, spillDir: o.spillDir, maskBytes: (b: Buffer) => redactBytes(b, forms) } } : {}),
       onResult: (result, done, total, index) => {
         const safe = scrub(result);
         safeResults.set(result, safe);

@@ -192,3 +192,21 @@ function firstFitting(forms: readonly [string, string][], length: number): numbe
   }
   return lo;
 }
+
+/** `bytes` with every form of every secret, as UTF-8 bytes, replaced by its mask. */
+export function redactBytes(bytes: Buffer, forms: readonly [string, string][]): Buffer {
+  let out = bytes;
+  for (const [f, mask] of forms) {
+    const needle = Buffer.from(f, "utf8");
+    if (out.indexOf(needle) < 0) continue;
+    const pieces: Buffer[] = [];
+    let at = 0;
+    for (let i = out.indexOf(needle); i >= 0; i = out.indexOf(needle, at)) {
+      pieces.push(out.subarray(at, i), Buffer.from(mask, "utf8"));
+      at = i + needle.length;
+    }
+    pieces.push(out.subarray(at));
+    out = Buffer.concat(pieces);
+  }
+  return out;
+}
