@@ -55,6 +55,7 @@ export async function runLikeCommand(o: RunLikeOptions, out: Output): Promise<nu
       deriveGrpc: deriveFromOracle, allowStale: o.allowStale, signal: interrupt.signal, allowBroadcast: o.allowBroadcast === true,
       ...(o.golden ? { goldenRoot: o.golden } : {}),
       ...(o.spill ? { spillDir: o.spill } : {}),
+      ...(recorder ? { wholeAnswers: true } : {}),
       ...(shard ? { shard } : {}),
     }));
     if (typeof session === "number") return session;

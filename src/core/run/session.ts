@@ -44,6 +44,8 @@ export interface SessionOptions {
   allowBroadcast?: boolean;
   /** Write the whole bytes of answers too large to keep in results to this folder. */
   spillDir?: string;
+  /** Keep every answer whole, however large (goldens need the bytes; the calls' limits still hold). */
+  wholeAnswers?: boolean;
 }
 
 export interface SessionResult {
@@ -206,7 +208,11 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       allowBroadcast: o.allowBroadcast === true && o.chain.network === "regtest" && broadcastRefused === undefined,
       ...(broadcastRefused ? { broadcastRefused } : {}),
       ...(o.goldenRoot ? { golden: { root: o.goldenRoot, chain: o.chain.name } } : {}),
-      ...(o.spillDir ? { keep: { ...DEFAULT_KEEPING, spillDir: o.spillDir, maskBytes: (b: Buffer) => redactBytes(b, forms) } } : {}),
+      keep: {
+        ...DEFAULT_KEEPING,
+        ...(o.wholeAnswers || o.goldenRoot ? { inlineBytes: Number.MAX_SAFE_INTEGER } : {}),
+        ...(o.spillDir ? { spillDir: o.spillDir, maskBytes: (b: Buffer) => redactBytes(b, forms) } : {}),
+      },
       onResult: (result, done, total, index) => {
         const safe = scrub(result);
         safeResults.set(result, safe);
