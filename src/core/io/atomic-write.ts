@@ -89,6 +89,33 @@ export function removeStaleTemps(targets: readonly string[]): string[] {
   return removed;
 }
 
+/** removeStaleTemps for every file under `root` (a golden folder), at any depth. */
+export function removeStaleTempsUnder(root: string): string[] {
+  const removed: string[] = [];
+  const pending = [root];
+  while (pending.length > 0) {
+    const dir = pending.pop()!;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const file = join(dir, e.name);
+      if (e.isDirectory()) pending.push(file);
+      else if (e.isFile()) {
+        const m = TEMP.exec(e.name);
+        if (m && !alive(Number(m[2]))) {
+          rmSync(file, { force: true });
+          removed.push(file);
+        }
+      }
+    }
+  }
+  return removed;
+}
+
 function alive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
