@@ -3,7 +3,6 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-
 import { removeStaleTemps, removeStaleTempsUnder } from "./atomic-write.js";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
