@@ -12,7 +12,8 @@ import { BROADCAST_REFUSED } from "../src/core/run/broadcast.js";
 import type { CaseResult } from "../src/core/results/result.js";
 import { runSession } from "../src/core/run/session.js";
 import { DEFAULT_LIMITS, type RunConfig } from "../src/core/targets/config.js";
-import { bytesToHex } from "../src/zcash/codec/index.js";
+import { bytesToHex, testnet } from "../src/zcash/codec/index.js";
+import { syntheticChain } from "../src/zcash/fixture/chain/synthetic.js";
 import { runCli } from "./tools/cli.js";
 import { startFaultProxy, type FaultProxy } from "./tools/fault-proxy.js";
 import { chainProfileYaml, tempDir, type TempDir } from "./tools/temp-corpus.js";
@@ -40,12 +41,15 @@ beforeAll(async () => {
     '  - { id: garbage, request: { data: { $hex: "0400008085202f89" } } }',
     // The same valid transaction inside raw request bytes (RawTransaction field 1).
     `  - { id: valid-tx-raw, request: { $wire: { $hex: "0a${lengthPrefix(validTx.length / 2)}${validTx}" } } }`,
+    // A node reads one transaction and ignores what follows: still a transaction.
+    `  - { id: valid-tx-trailing, request: { data: { $hex: "${validTx}00" } } }`,
   ].join("\n"));
   dir.write("cases/jsonrpc/sendrawtransaction.yaml", [
     "method: sendrawtransaction",
     "cases:",
     `  - { id: valid-tx, request: ["${validTx}"] }`,
     `  - { id: valid-tx-upper, request: ["${validTx.toUpperCase()}"] }`,
+    `  - { id: valid-tx-trailing, request: ["${validTx}00"] }`,
     '  - { id: garbage, request: ["0400008085202f89"] }',
   ].join("\n"));
   dir.write("cases/chains/fixture.yaml", chainProfileYaml("fixture", "regtest", net.anchors));
@@ -116,9 +120,11 @@ describe("the runner's broadcast guard", () => {
     expect(byId(results)).toEqual({
       "SendTransaction/valid-tx": BROADCAST_REFUSED,
       "SendTransaction/valid-tx-raw": BROADCAST_REFUSED,
+      "SendTransaction/valid-tx-trailing": BROADCAST_REFUSED,
       "SendTransaction/garbage": "ran",
       "sendrawtransaction/valid-tx": BROADCAST_REFUSED,
       "sendrawtransaction/valid-tx-upper": BROADCAST_REFUSED,
+      "sendrawtransaction/valid-tx-trailing": BROADCAST_REFUSED,
       "sendrawtransaction/garbage": "ran",
     });
     // Only the garbage reached anyone.
@@ -132,10 +138,10 @@ describe("the runner's broadcast guard", () => {
     const b0 = builds.log.length;
     const o0 = oracle.log.length;
     const results = await session("regtest", true);
-    expect(Object.values(byId(results))).toEqual(Array(6).fill("ran"));
-    expect(sent(builds, b0, "SendTransaction")).toBe(3);
-    expect(sent(builds, b0, "sendrawtransaction")).toBe(3);
-    expect(sent(oracle, o0, "sendrawtransaction")).toBe(3);
+    expect(Object.values(byId(results))).toEqual(Array(8).fill("ran"));
+    expect(sent(builds, b0, "SendTransaction")).toBe(4);
+    expect(sent(builds, b0, "sendrawtransaction")).toBe(4);
+    expect(sent(oracle, o0, "sendrawtransaction")).toBe(4);
   });
 
   test("asking for it on any other chain changes nothing", async () => {
@@ -143,6 +149,39 @@ describe("the runner's broadcast guard", () => {
     const results = await session("testnet", true);
     expect(byId(results)["SendTransaction/valid-tx"]).toBe(BROADCAST_REFUSED);
     expect(sent(builds, b0, "SendTransaction")).toBe(1);
+  });
+});
+
+describe("the servers' own chain names", () => {
+  test("a regtest chain profile with --allow-broadcast sends nothing when a server says its chain is not regtest", async () => {
+    // The same chain served as testnet: the build's GetLightdInfo.chainName and
+    // getblockchaininfo.chain say "test" while the config's profile says regtest.
+    const tnet = await startFixtureNetwork({ profiles: ["reference"], chain: { ...syntheticChain(), network: testnet } });
+    const tproxy = await startFaultProxy({ grpcUpstream: tnet.grpc.reference!, jsonrpcUpstream: tnet.jsonrpcProfiles.reference!.url });
+    try {
+      const cfg = config("fixture");
+      cfg.builds[0] = { ...cfg.builds[0]!, grpc: { url: tproxy.grpcUrl }, jsonrpc: { url: tproxy.jsonrpcUrl, auth: { kind: "cookie", cookieFile: tnet.jsonrpcProfiles.reference!.cookie } } };
+      const o0 = oracle.log.length;
+      const chain: ChainProfile = { name: "fixture", network: "regtest", anchors: net.anchors, dynamic: {} };
+      const r = await runSession({ config: cfg, cases: loadCorpus(join(dir.path, "cases"), lightwalletProtocol), chain, ledger: [], reporters: [], protocol: lightwalletProtocol, allowBroadcast: true });
+      const skipped = r.results.filter((c) => c.skipped);
+      expect(skipped.map((c) => c.caseId).sort()).toEqual([
+        "SendTransaction/valid-tx", "SendTransaction/valid-tx-raw", "SendTransaction/valid-tx-trailing",
+        "sendrawtransaction/valid-tx", "sendrawtransaction/valid-tx-trailing", "sendrawtransaction/valid-tx-upper",
+      ]);
+      for (const c of skipped) {
+        expect(c.skipped).toContain('proxied (GetLightdInfo.chainName) says "test"');
+        expect(c.skipped).toContain('proxied (getblockchaininfo.chain) says "test"');
+        expect(c.skipped).not.toContain("oracle (");
+      }
+      // Only the garbage reached anyone.
+      expect(sent(tproxy, 0, "SendTransaction")).toBe(1);
+      expect(sent(tproxy, 0, "sendrawtransaction")).toBe(1);
+      expect(sent(oracle, o0, "sendrawtransaction")).toBe(1);
+    } finally {
+      await tproxy.close();
+      await tnet.close();
+    }
   });
 });
 

@@ -17,79 +17,18 @@ import { join } from "node:path";
 import { loadCorpus } from "../src/core/corpus/load.js";
 import type { Case } from "../src/core/corpus/case.js";
 import type { ChainProfile } from "../src/core/corpus/chain-profile.js";
-import type { DivergenceKind } from "../src/core/diff/divergence.js";
-import type { VerdictKind } from "../src/core/diff/verdict.js";
 import { startFixtureNetwork, type FixtureNetwork } from "../src/zcash/fixture/network.js";
 import { reportersFor } from "../src/cli/reporters.js";
 import { runSession } from "../src/core/run/session.js";
 import type { CaseResult } from "../src/core/results/result.js";
 import { DEFAULT_LIMITS, type Build, type Limits, type RunConfig } from "../src/core/targets/config.js";
-import type { FaultKind } from "../src/core/targets/observation.js";
-import { startFaultProxy, type FaultProxy, type FaultRule, type GrpcFault, type JsonRpcFault } from "./tools/fault-proxy.js";
+import { startFaultProxy, type FaultProxy, type FaultRule } from "./tools/fault-proxy.js";
+import { FAULT_ROWS as ROWS, type FaultRow as Row } from "./tools/fault-table.js";
 import { SMALL_CORPUS, tempDir, type TempDir } from "./tools/temp-corpus.js";
 import { lightwalletProtocol } from "../src/zcash/protocol.js";
 
-const FAULTY_LIMITS: Limits = { concurrency: 1, deadlineMs: 1500, maxMessageBytes: 256 * 1024, maxStreamMessages: 500 };
+const FAULTY_LIMITS: Limits = { concurrency: 1, deadlineMs: 1500, maxMessageBytes: 256 * 1024, maxCallBytes: 1024 * 1024, maxStreamMessages: 500 };
 const SELECT = { name: "x-fault-target", value: "faulty" };
-
-const GRPC = { DEADLINE_EXCEEDED: 4, UNKNOWN: 2, RESOURCE_EXHAUSTED: 8, INTERNAL: 13, UNAVAILABLE: 14 } as const;
-
-interface Row {
-  name: string;
-  /** The fault the proxy applies to the faulty build (selected by rpc and header). */
-  grpc?: { rpc: string; fault: GrpcFault };
-  jsonrpc?: { rpc: string; fault: JsonRpcFault };
-  /** Special setups that are not a proxy rule on the faulty build. */
-  setup?: "wrong-cookie" | "oracle-closes";
-  /** Case ids that the fault touches. */
-  affected: string[];
-  /** Expected `fault.kind` of the faulty build's answer on the affected cases (none: no fault). */
-  fault?: FaultKind;
-  /** Expected synthesized gRPC code. */
-  code?: number;
-  /** How many messages the faulty build's answer keeps (what arrived before the break). */
-  kept?: number;
-  verdict?: VerdictKind;
-  /** A divergence the faulty build must show on the affected cases (a fault shows none: it could not be checked). */
-  divergence?: { kind: DivergenceKind; path: string };
-}
-
-
-// The fault table: kind → classification.
-const ROWS: Row[] = [
-  { name: "grpc: delay inside the deadline", grpc: { rpc: "GetBlock", fault: { kind: "delay", ms: 300 } }, affected: ["GetBlock/at-5"], verdict: "agree" },
-  { name: "grpc: delay past the deadline", grpc: { rpc: "GetBlock", fault: { kind: "delay", ms: 4000 } }, affected: ["GetBlock/at-5"], fault: "timeout", code: GRPC.DEADLINE_EXCEEDED, verdict: "deviant" },
-  { name: "grpc: hang", grpc: { rpc: "GetBlock", fault: { kind: "hang" } }, affected: ["GetBlock/at-5"], fault: "timeout", code: GRPC.DEADLINE_EXCEEDED, verdict: "deviant" },
-  { name: "grpc: stream reset mid-way", grpc: { rpc: "GetBlockRange", fault: { kind: "reset-mid-stream", afterMessages: 3 } }, affected: ["GetBlockRange/first-ten"], fault: "reset", code: GRPC.INTERNAL, kept: 3, verdict: "deviant" },
-  { name: "grpc: connection closed mid-stream", grpc: { rpc: "GetBlockRange", fault: { kind: "close-mid-stream", afterMessages: 3 } }, affected: ["GetBlockRange/first-ten"], fault: "reset", code: GRPC.UNAVAILABLE, kept: 3, verdict: "deviant" },
-  { name: "grpc: malformed frame", grpc: { rpc: "GetBlock", fault: { kind: "malformed-frame" } }, affected: ["GetBlock/at-5"], fault: "malformed-frame", code: GRPC.INTERNAL, verdict: "deviant" },
-  { name: "grpc: lying length prefix", grpc: { rpc: "GetBlock", fault: { kind: "lying-length" } }, affected: ["GetBlock/at-5"], fault: "malformed-frame", code: GRPC.INTERNAL, verdict: "deviant" },
-  { name: "grpc: compressed frame without negotiation", grpc: { rpc: "GetBlock", fault: { kind: "compressed" } }, affected: ["GetBlock/at-5"], fault: "compressed", code: GRPC.INTERNAL, verdict: "deviant" },
-  { name: "grpc: wrong content-type", grpc: { rpc: "GetBlock", fault: { kind: "content-type", value: "text/html" } }, affected: ["GetBlock/at-5"], fault: "content-type", code: GRPC.UNKNOWN, verdict: "deviant" },
-  { name: "grpc: gateway error status", grpc: { rpc: "GetBlock", fault: { kind: "http-status", status: 502 } }, affected: ["GetBlock/at-5"], fault: "http-status", code: GRPC.UNAVAILABLE, verdict: "deviant" },
-  { name: "grpc: message over the size limit", grpc: { rpc: "GetBlock", fault: { kind: "oversized", bytes: 300 * 1024 } }, affected: ["GetBlock/at-5"], fault: "too-large", code: GRPC.RESOURCE_EXHAUSTED, verdict: "deviant" },
-  { name: "grpc: endless stream", grpc: { rpc: "GetBlockRange", fault: { kind: "endless" } }, affected: ["GetBlockRange/first-ten"], fault: "too-long", code: GRPC.RESOURCE_EXHAUSTED, kept: 500, verdict: "deviant" },
-  { name: "grpc: no grpc-status", grpc: { rpc: "GetBlock", fault: { kind: "no-status" } }, affected: ["GetBlock/at-5"], fault: "protocol", code: GRPC.INTERNAL, kept: 1, verdict: "deviant" },
-  // A status the server sent is not a fault: undecodable bytes under OK are an answer that differs.
-  { name: "grpc: undecodable message under status OK", grpc: { rpc: "GetBlock", fault: { kind: "garbage" } }, affected: ["GetBlock/at-5"], kept: 1, verdict: "deviant", divergence: { kind: "value", path: "" } },
-  // Startup calls: a build answering garbage to GetLightdInfo or GetLatestBlock leaves the run and every case alone.
-  { name: "grpc: garbage to GetLightdInfo at startup", grpc: { rpc: "GetLightdInfo", fault: { kind: "garbage" } }, affected: [] },
-  { name: "jsonrpc: delay past the deadline", jsonrpc: { rpc: "getblock", fault: { kind: "delay", ms: 4000 } }, affected: ["getblock/raw-5"], fault: "timeout", verdict: "deviant" },
-  { name: "jsonrpc: hang", jsonrpc: { rpc: "getblock", fault: { kind: "hang" } }, affected: ["getblock/raw-5"], fault: "timeout", verdict: "deviant" },
-  { name: "jsonrpc: HTML error page", jsonrpc: { rpc: "getblock", fault: { kind: "html-error-page", status: 502 } }, affected: ["getblock/raw-5"], fault: "http-status", verdict: "deviant" },
-  { name: "jsonrpc: HTML page with 200", jsonrpc: { rpc: "getblock", fault: { kind: "html-200" } }, affected: ["getblock/raw-5"], fault: "content-type", verdict: "deviant" },
-  { name: "jsonrpc: empty 200 body", jsonrpc: { rpc: "getblock", fault: { kind: "empty-200" } }, affected: ["getblock/raw-5"], fault: "empty-body", verdict: "deviant" },
-  { name: "jsonrpc: connection closed with no reply", jsonrpc: { rpc: "getblock", fault: { kind: "close-no-reply" } }, affected: ["getblock/raw-5"], fault: "empty-body", verdict: "deviant" },
-  { name: "jsonrpc: invalid JSON", jsonrpc: { rpc: "getblock", fault: { kind: "invalid-json" } }, affected: ["getblock/raw-5"], fault: "invalid-json", verdict: "deviant" },
-  { name: "jsonrpc: answer with the wrong id", jsonrpc: { rpc: "getblock", fault: { kind: "wrong-id" } }, affected: ["getblock/raw-5"], fault: "wrong-id", verdict: "deviant" },
-  { name: "jsonrpc: connection dropped mid-body", jsonrpc: { rpc: "getblock", fault: { kind: "reset-mid-body" } }, affected: ["getblock/raw-5"], fault: "reset", verdict: "deviant" },
-  { name: "jsonrpc: body over the size limit", jsonrpc: { rpc: "getblock", fault: { kind: "oversized", bytes: 300 * 1024 } }, affected: ["getblock/raw-5"], fault: "too-large", verdict: "deviant" },
-  // A hostile body: valid JSON nested 50,000 deep. It is an answer (no fault), compared as bytes.
-  { name: "jsonrpc: JSON nested 50,000 levels deep", jsonrpc: { rpc: "getblock", fault: { kind: "deep-json", depth: 50_000 } }, affected: ["getblock/raw-5"], verdict: "deviant", divergence: { kind: "json-shape", path: "" } },
-  { name: "jsonrpc: wrong cookie (the fixture closes the connection, as Zebra does)", setup: "wrong-cookie", affected: ["getblock/raw-5", "getblockcount/count"], fault: "empty-body", verdict: "deviant" },
-  // The oracle's getblock also feeds the derived GetBlock and GetBlockRange answers.
-  { name: "oracle: closes the connection", setup: "oracle-closes", affected: ["getblock/raw-5", "GetBlock/at-5", "GetBlockRange/first-ten"], verdict: "unavailable" },
-];
 
 let net: FixtureNetwork;
 let proxy: FaultProxy;
@@ -117,7 +56,7 @@ afterAll(async () => {
 });
 
 function build(name: string, grpcUrl: string, jsonrpcUrl: string, limits: Limits, o: { header?: boolean; cookie?: string } = {}): Build {
-  const headers = o.header ? { headers: { [SELECT.name]: SELECT.value } } : {};
+  const headers = o.header ? { headers: { [SELECT.name]: SELECT.value }, public: [SELECT.name] } : {};
   return {
     ...limits,
     name,

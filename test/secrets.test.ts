@@ -58,11 +58,11 @@ function configText(): string {
     "builds:",
     "  - name: plain",
     "    implementation: other",
-    `    grpc: { url: "${net.grpc.reference}", bearerToken: "${BEARER}", headers: { x-api-key: "${API_KEY}", x-build: plain } }`,
+    `    grpc: { url: "${net.grpc.reference}", bearerToken: "${BEARER}", headers: { x-api-key: "${API_KEY}", x-build: plain }, public: [x-build] }`,
     `    jsonrpc: { url: "${net.jsonrpcProfiles.reference!.url}", user: __cookie__, password: "\${ZCF_REF_TOKEN}" }`,
     "  - name: hostile",
     "    implementation: other",
-    `    grpc: { url: "${proxy.grpcUrl}", bearerToken: "${BEARER}", headers: { x-api-key: "${API_KEY}", x-build: hostile } }`,
+    `    grpc: { url: "${proxy.grpcUrl}", bearerToken: "${BEARER}", headers: { x-api-key: "${API_KEY}", x-build: hostile }, public: [x-build] }`,
     // Credentials in the URL, percent-encoded (the token has '/', '+' and '=').
     `    jsonrpc: { url: "http://__cookie__:${encodeURIComponent(refToken)}@${proxyRpc.host}/" }`,
   ].join("\n");

@@ -10,8 +10,9 @@ import { loadCorpus } from "../core/corpus/load.js";
 import { startFixtureNetwork, type FixtureNetwork, type ProfileName } from "../zcash/fixture/network.js";
 import { startRealServers } from "../zcash/real/servers.js";
 import { loadLedger, type Quirk } from "../core/ledger/quirk.js";
-import { ConfigError, DEFAULT_LIMITS, isInsecure, loadConfig, type RunConfig } from "../core/targets/config.js";
+import { ConfigError, DEFAULT_LIMITS, describeEndpoint, isInsecure, loadConfig, type RunConfig } from "../core/targets/config.js";
 import { ProblemsError } from "../core/io/located-yaml.js";
+import { ReportWriteError } from "../core/run/session.js";
 import type { Output } from "./output.js";
 import { selectCases, type CaseFilter } from "./select.js";
 import { lightwalletProtocol } from "../zcash/protocol.js";
@@ -44,7 +45,7 @@ export async function guarded<T>(out: Output, load: () => T | Promise<T>): Promi
   try {
     return await load();
   } catch (e) {
-    if (e instanceof ProblemsError || e instanceof ConfigError || e instanceof InputError) {
+    if (e instanceof ProblemsError || e instanceof ConfigError || e instanceof InputError || e instanceof ReportWriteError) {
       out.stderr(e.message);
       return 2;
     }
@@ -66,12 +67,12 @@ export function inputsFromConfig(o: CorpusOptions & { config: string }, out: Out
   }
   for (const b of config.builds) {
     for (const ep of [b.grpc, b.jsonrpc]) {
-      if (ep && isInsecure(ep)) out.stderr(`WARNING: TLS certificate verification is OFF for build ${b.name} (${ep.url}); answers could come from anyone`);
+      if (ep && isInsecure(ep)) out.stderr(`WARNING: TLS certificate verification is OFF for build ${b.name} (${describeEndpoint(ep)}); answers could come from anyone`);
     }
   }
   // The oracle is the ground truth: an unverified one is worth the same warning.
   const oracle = config.oracle?.jsonrpc;
-  if (oracle && isInsecure(oracle)) out.stderr(`WARNING: TLS certificate verification is OFF for the oracle (${oracle.url}); its answers could come from anyone`);
+  if (oracle && isInsecure(oracle)) out.stderr(`WARNING: TLS certificate verification is OFF for the oracle (${describeEndpoint(oracle)}); its answers could come from anyone`);
   return { config, chain, ...loadCorpusAndLedger(o) };
 }
 

@@ -104,6 +104,7 @@ reportOptions(corpusOptions(program.command("run")
   .addHelpText("after", EXIT_CODES)
   .option("-c, --config <file>", "builds config", "zconform.config.yaml")
   .option("--allow-broadcast", "send cases whose request is a valid transaction (refused unless the chain profile's network is regtest)")
+  .option("--spill <dir>", "write the whole bytes of every answer above 1 MiB to <dir>/<sha256>.bin (reports keep its length, hash, head and tail)")
   .option("--golden [dir]", "also compare every answer with its recorded golden (default folder: golden)")))
   .action(async (opts) => {
     process.exitCode = await runLike({ ...opts, ...(opts.golden === true ? { golden: "golden" } : {}) });

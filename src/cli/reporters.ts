@@ -9,6 +9,7 @@ import { jsonReporter } from "../core/report/json.js";
 import { junitReporter } from "../core/report/junit.js";
 import { terminalReporter } from "../core/report/terminal.js";
 import type { Output } from "./output.js";
+import { removeStaleTemps } from "../core/io/atomic-write.js";
 
 export interface ReportOptions {
   json?: string;
@@ -20,6 +21,8 @@ export interface ReportOptions {
 
 /** `context` (the run's ledger and auth kinds) lets file reports name quirks and credentials needed. */
 export function reportersFor(o: ReportOptions, out: Output, context: ReportContext = {}): Reporter[] {
+  // A run killed while writing these reports left its temporary files beside them.
+  removeStaleTemps([o.json, o.junit, o.html].filter((p): p is string => p !== undefined));
   const tty = process.stderr.isTTY === true;
   const reporters: Reporter[] = [terminalReporter({
     write: o.quiet ? () => {} : out.stdout,

@@ -28,6 +28,8 @@ export interface RunLikeOptions extends CorpusOptions, ReportOptions, FixtureCho
   shard?: string;
   /** Send cases that carry a valid transaction; refused unless the chain is regtest. */
   allowBroadcast?: boolean;
+  /** Folder for the whole bytes of answers above the size results keep. */
+  spill?: string;
 }
 
 export async function runLikeCommand(o: RunLikeOptions, out: Output): Promise<number> {
@@ -54,6 +56,8 @@ export async function runLikeCommand(o: RunLikeOptions, out: Output): Promise<nu
       config: inputs.config, cases: inputs.cases, chain: inputs.chain, ledger: inputs.ledger, reporters,
       protocol: lightwalletProtocol, allowStale: o.allowStale, signal: interrupt.signal, allowBroadcast: o.allowBroadcast === true,
       ...(o.golden ? { drift: goldenDrift(lightwalletProtocol, o.golden, inputs.chain.name) } : {}),
+      ...(o.spill ? { spillDir: o.spill } : {}),
+      ...(recorder ? { wholeAnswers: true } : {}),
       ...(shard ? { shard } : {}),
     }));
     if (typeof session === "number") return session;

@@ -9,6 +9,7 @@ import { deriveFromOracle } from "./oracle/derive.js";
 import { JSONRPC_METHOD_NAMES } from "./jsonrpc-methods.js";
 import { jsonRpcOracle } from "./oracle/source.js";
 import { sendsTransaction } from "./send-risk.js";
+import { serverChains } from "./server-chains.js";
 import { startFacts } from "./start-facts.js";
 
 export const lightwalletProtocol: Protocol = {
@@ -18,5 +19,6 @@ export const lightwalletProtocol: Protocol = {
   implementations: BUILD_IMPLEMENTATIONS,
   startFacts,
   sendsTransaction,
+  serverChains,
   oracle: (target) => jsonRpcOracle(target, deriveFromOracle(target)),
 };

@@ -99,14 +99,36 @@ export function outcomeOf(body: JsonValue): JsonRpcOutcome {
   return { kind: "none" };
 }
 
-const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
-/** Integer literals outside strings whose value a double cannot represent exactly. */
+/**
+ * Integer literals outside strings whose value a double cannot represent exactly. A
+ * scan by hand: a regular expression for JSON strings recurses per character in V8 and
+ * overflows the stack on a string of a few megabytes.
+ */
 export function lossyIntegers(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(TOKENS)) {
+  for (let i = 0; i < text.length; ) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x22) {
+      i++;
+      while (i < text.length && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c ? 2 : 1;
+      i++;
+      continue;
+    }
+    if (ch !== 0x2d && (ch < 0x30 || ch > 0x39)) {
+      i++;
+      continue;
+    }
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(text);
+    if (!m) {
+      i++;
+      continue;
+    }
+    i += m[0].length;
     const t = m[0];
-    if (t[0] === '"' || /[.eE]/.test(t)) continue;
+    if (/[.eE]/.test(t)) continue;
     const n = Number(t);
     if (Number.isSafeInteger(n)) continue;
     if (!Number.isFinite(n) || BigInt(t) !== BigInt(n)) out.push(t);

@@ -2,7 +2,8 @@
 // chain. Static anchors are constants; dynamic ones (the tip of a live chain) are
 // resolved through the oracle when a run starts.
 
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { INPUT_LIMITS, readInput } from "../io/input-limits.js";
 import { join, relative } from "node:path";
 import { Ajv } from "ajv";
 import { parseLocated, ProblemsError, schemaProblems } from "../io/located-yaml.js";
@@ -34,14 +35,16 @@ export function parseChainProfile(text: string, displayName: string): ChainProfi
 
 export function loadChainProfile(casesRoot: string, name: string): ChainProfile {
   const path = join(casesRoot, "chains", `${name}.yaml`);
+  const display = relative(process.cwd(), path) || path;
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
-  } catch {
+    text = readInput(path, display, INPUT_LIMITS.chainProfileBytes, "the chain profile");
+  } catch (e) {
+    if (e instanceof ProblemsError) throw e;
     const known = listChainProfiles(casesRoot);
     throw new Error(`no chain profile "${name}" (looked for ${path}); known: ${known.join(", ") || "none"}`);
   }
-  return parseChainProfile(text, relative(process.cwd(), path) || path);
+  return parseChainProfile(text, display);
 }
 
 export function listChainProfiles(casesRoot: string): string[] {

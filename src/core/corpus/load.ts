@@ -1,7 +1,8 @@
 // Loads the corpus: cases/grpc/<Rpc>.yaml and cases/jsonrpc/<method>.yaml. Every problem
 // is collected (not just the first) and reported with file, line and field.
 
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { INPUT_LIMITS, readInput } from "../io/input-limits.js";
 import { basename, join, relative } from "node:path";
 import { Ajv } from "ajv";
 import semver from "semver";
@@ -48,6 +49,11 @@ function toExpectation(raw: RawExpect | undefined): Expectation {
 /** Cases of one file; `displayName` is the path shown in problems. */
 export function parseCaseFile(text: string, displayName: string, transport: Transport, methods: CorpusMethods): Case[] {
   const located = parseLocated(text, displayName);
+  const listed = (located.value as { cases?: unknown } | null)?.cases;
+  if (Array.isArray(listed) && listed.length > INPUT_LIMITS.casesPerFile) {
+    throw new ProblemsError([{ file: displayName, line: located.lineOf(["cases"]), field: "cases",
+      message: `${listed.length} cases; the limit is ${INPUT_LIMITS.casesPerFile} per file` }]);
+  }
   const problems: Problem[] = schemaProblems(validateCaseFile, located);
   if (problems.length > 0) throw new ProblemsError(problems);
   const file = located.value as RawFile;
@@ -120,9 +126,10 @@ export function loadCorpus(root: string, methods: CorpusMethods): Case[] {
     for (const path of yamlFiles(join(root, transport))) {
       const display = relative(process.cwd(), path) || path;
       try {
-        cases.push(...parseCaseFile(readFileSync(path, "utf8"), display, transport, methods));
+        // One at a time: spreading tens of thousands of items into push() overflows the stack.
+        for (const c of parseCaseFile(readInput(path, display, INPUT_LIMITS.caseFileBytes, "the case file"), display, transport, methods)) cases.push(c);
       } catch (e) {
-        if (e instanceof ProblemsError) problems.push(...e.problems);
+        if (e instanceof ProblemsError) for (const p of e.problems) problems.push(p);
         else throw e;
       }
     }

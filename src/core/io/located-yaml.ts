@@ -19,10 +19,15 @@ export function formatProblem(p: Problem): string {
   return `${p.file}:${p.line}: ${p.field ? `${p.field}: ` : ""}${p.message}`;
 }
 
-/** A set of problems found in user files; its message lists every one. */
+/** Problems listed in a message; a file with thousands of them is summed up after these. */
+export const MAX_LISTED_PROBLEMS = 100;
+
+/** A set of problems found in user files; its message lists them (the first hundred). */
 export class ProblemsError extends Error {
   constructor(readonly problems: Problem[]) {
-    super(problems.map(formatProblem).join("\n"));
+    const listed = problems.slice(0, MAX_LISTED_PROBLEMS).map(formatProblem);
+    if (problems.length > MAX_LISTED_PROBLEMS) listed.push(`… and ${problems.length - MAX_LISTED_PROBLEMS} more problems`);
+    super(listed.join("\n"));
     this.name = "ProblemsError";
   }
 }

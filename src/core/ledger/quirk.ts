@@ -1,7 +1,7 @@
 // The known-quirks ledger (cases/quirks.yaml): what each entry says, its schema, and
 // loading with file:line errors. Adding a quirk touches only the YAML file.
 
-import { readFileSync } from "node:fs";
+import { INPUT_LIMITS, readInput } from "../io/input-limits.js";
 import { Ajv } from "ajv";
 import semver from "semver";
 import { DIVERGENCE_KINDS, type DivergenceKind } from "../diff/divergence.js";
@@ -155,5 +155,5 @@ export function parseLedger(text: string, file: string): Quirk[] {
 }
 
 export function loadLedger(path: string, displayName = path): Quirk[] {
-  return parseLedger(readFileSync(path, "utf8"), displayName);
+  return parseLedger(readInput(path, displayName, INPUT_LIMITS.ledgerBytes, "the ledger"), displayName);
 }

@@ -4,7 +4,7 @@
 // case list, and a drill-down per case with every side's bytes and decoded form, the
 // divergences with the quirk that explains each, the JSON Patch, and reproduce commands.
 
-import { writeFileAtomic } from "../io/atomic-write.js";
+import { writeFileAtomicParts } from "../io/atomic-write.js";
 import type { Reporter, RunEvent } from "../results/events.js";
 import type { ReportContext } from "./context.js";
 import { htmlDataFrom, scriptJson } from "./html-data.js";
@@ -12,15 +12,21 @@ import { esc, renderCaseList, renderHeader, renderMatrix } from "./html-render.j
 import { HTML_SCRIPT } from "./html-script.js";
 import { HTML_STYLE } from "./html-style.js";
 import { jsonReportFrom, type JsonReport } from "./json.js";
+import { jsonParts } from "./json-parts.js";
 
 // 'none' for everything but the inline style and script: the page can fetch nothing.
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 export function htmlReportFrom(report: JsonReport, ctx: ReportContext = {}): string {
+  return [...htmlReportParts(report, ctx)].join("");
+}
+
+/** The page in parts; the embedded data case by case, so no one string holds it all. */
+export function* htmlReportParts(report: JsonReport, ctx: ReportContext = {}): Generator<string> {
   const s = report.summary;
   const status = s ? (s.newDivergences > 0 ? `${s.newDivergences} new` : "0 new") : "partial";
   const data = htmlDataFrom(report, ctx);
-  return `<!doctype html>
+  yield `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -48,7 +54,9 @@ ${renderCaseList(report.builds, report.cases)}
 </section>
 </div>
 <noscript><p class="note">The drill-down needs JavaScript; the JSON report has the same data.</p></noscript>
-<script type="application/json" id="zconform-data">${scriptJson(data)}</script>
+<script type="application/json" id="zconform-data">`;
+  yield* jsonParts({ ...data }, ["blobs", "cases"], scriptJson);
+  yield `</script>
 <script>${HTML_SCRIPT}</script>
 </body>
 </html>
@@ -62,7 +70,7 @@ export function htmlReporter(path: string, ctx: ReportContext = {}): Reporter {
       events.push(e);
     },
     finish: async () => {
-      if (events.some((e) => e.type === "run-start")) writeFileAtomic(path, htmlReportFrom(jsonReportFrom(events), ctx));
+      if (events.some((e) => e.type === "run-start")) writeFileAtomicParts(path, htmlReportParts(jsonReportFrom(events), ctx));
     },
   };
 }

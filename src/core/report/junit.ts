@@ -6,7 +6,7 @@
 // and a "ledger" suite whose one testcase fails on stale or expired entries — so the CI
 // page fails exactly when the run's exit code does.
 
-import { writeFileAtomic } from "../io/atomic-write.js";
+import { writeFileAtomicParts } from "../io/atomic-write.js";
 import { formatPatch } from "../diff/patch.js";
 import type { Reporter, RunEvent } from "../results/events.js";
 import type { CaseResult, ClassifiedDivergence } from "../results/result.js";
@@ -110,13 +110,15 @@ function caseTestcases(r: CaseResult, ctx: ReportContext): TestCase[] {
   });
 }
 
-function suite(name: string, tests: TestCase[], timestamp: string, props: string): string {
+function* suite(name: string, tests: TestCase[], timestamp: string, props: string): Generator<string> {
   const count = (f: (t: TestCase) => boolean) => tests.filter(f).length;
-  const head = `  <testsuite${attrs({
+  yield `  <testsuite${attrs({
     name, tests: tests.length, failures: count((t) => t.failed), errors: count((t) => t.errored), skipped: count((t) => t.skipped),
     time: seconds(tests.reduce((s, t) => s + t.ms, 0)), timestamp,
-  })}>`;
-  return [head, props, ...tests.map((t) => t.xml), "  </testsuite>"].filter((l) => l !== "").join("\n");
+  })}>\n`;
+  if (props !== "") yield `${props}\n`;
+  for (const t of tests) yield `${t.xml}\n`;
+  yield "  </testsuite>\n";
 }
 
 function ledgerTestcase(report: JsonReport, allowStale: boolean): TestCase {
@@ -146,6 +148,11 @@ export interface JunitOptions {
 
 /** The whole document, from the same data as the JSON report. */
 export function junitXmlFrom(report: JsonReport, o: JunitOptions = {}): string {
+  return [...junitXmlParts(report, o)].join("");
+}
+
+/** The document testsuite by testsuite and testcase by testcase, for writing without one string. */
+export function* junitXmlParts(report: JsonReport, o: JunitOptions = {}): Generator<string> {
   const ctx = o.context ?? {};
   const timestamp = report.startedAt.replace(/\.\d+Z$/, "Z");
   const props = [
@@ -163,22 +170,18 @@ export function junitXmlFrom(report: JsonReport, o: JunitOptions = {}): string {
     const key = `${r.transport}.${r.method}`;
     byMethod.set(key, [...(byMethod.get(key) ?? []), ...caseTestcases(r, ctx)]);
   }
-  const suites = [...byMethod].map(([name, tests]) => suite(name, tests, timestamp, props));
   const ledger = [ledgerTestcase(report, o.allowStale ?? false)];
-  suites.push(suite("ledger", ledger, timestamp, props));
   const all = [...[...byMethod.values()].flat(), ...ledger];
   const total = (f: (t: TestCase) => boolean) => all.filter(f).length;
   const durationMs = report.summary?.durationMs ?? all.reduce((s, t) => s + t.ms, 0);
-  return [
-    `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<testsuites${attrs({
-      name: `zconform ${report.chain}`, tests: all.length, failures: total((t) => t.failed), errors: total((t) => t.errored),
-      skipped: total((t) => t.skipped), time: seconds(durationMs), timestamp,
-    })}>`,
-    ...suites,
-    `</testsuites>`,
-    "",
-  ].join("\n");
+  yield `<?xml version="1.0" encoding="UTF-8"?>\n`;
+  yield `<testsuites${attrs({
+    name: `zconform ${report.chain}`, tests: all.length, failures: total((t) => t.failed), errors: total((t) => t.errored),
+    skipped: total((t) => t.skipped), time: seconds(durationMs), timestamp,
+  })}>\n`;
+  for (const [name, tests] of byMethod) yield* suite(name, tests, timestamp, props);
+  yield* suite("ledger", ledger, timestamp, props);
+  yield "</testsuites>\n";
 }
 
 export function junitReporter(path: string, o: JunitOptions = {}): Reporter {
@@ -188,7 +191,7 @@ export function junitReporter(path: string, o: JunitOptions = {}): Reporter {
       events.push(e);
     },
     finish: async () => {
-      if (events.some((e) => e.type === "run-start")) writeFileAtomic(path, junitXmlFrom(jsonReportFrom(events), o));
+      if (events.some((e) => e.type === "run-start")) writeFileAtomicParts(path, junitXmlParts(jsonReportFrom(events), o));
     },
   };
 }

@@ -8,6 +8,7 @@ import type { Verdict } from "../diff/verdict.js";
 import type { PatchOp } from "../diff/patch.js";
 import type { Fault, Transport } from "../targets/observation.js";
 import type { BuildOutcome } from "./outcome.js";
+import type { Elided } from "./bound.js";
 
 export const REPORT_SCHEMA_VERSION = 2;
 
@@ -27,8 +28,10 @@ export interface Answer {
   ms: number;
   firstByteMs?: number;
   fault?: Fault;
-  /** The exact bytes as hex: one entry per gRPC message, or the JSON-RPC body. */
+  /** The exact bytes as hex: one entry per gRPC message, or the JSON-RPC body; empty when elided. */
   hex: string[];
+  /** For an answer above the inline size, instead of its bytes and decoded form. */
+  elided?: Elided;
   /** The decoded form: protobuf JSON per message, or the parsed JSON-RPC body. */
   json?: JsonValue;
   /** The protocol version this side speaks, when known. */
@@ -79,8 +82,8 @@ export interface CaseResult {
   volatile: string[];
   excluded: { side: string; paths: string[] }[];
   unordered: boolean;
-  /** Human-readable differences per compared pair, as JSON Patch. */
-  patches: { left: string; right: string; ops: PatchOp[] }[];
+  /** Human-readable differences per compared pair, as JSON Patch; `omittedOps` past the kept ones. */
+  patches: { left: string; right: string; ops: PatchOp[]; omittedOps?: number }[];
   /** With --golden: each build's answer against its recorded golden. */
   drift?: Drift[];
 }

@@ -20,6 +20,10 @@ describe("broadcastRisk", () => {
     expect(broadcastRisk(send(toBinary(RawTransactionSchema, create(RawTransactionSchema, { data: tx, height: 5n }))), lightwalletProtocol)).toBe(BROADCAST_REFUSED);
     expect(broadcastRisk(rpc([hex]), lightwalletProtocol)).toBe(BROADCAST_REFUSED);
     expect(broadcastRisk(rpc([hex.toUpperCase(), false]), lightwalletProtocol)).toBe(BROADCAST_REFUSED);
+    // A node deserializes one transaction and ignores what follows it.
+    const trailing = Uint8Array.from([...tx, 0x00]);
+    expect(broadcastRisk(send(create(RawTransactionSchema, { data: trailing })), lightwalletProtocol)).toBe(BROADCAST_REFUSED);
+    expect(broadcastRisk(rpc([`${hex}00ff`]), lightwalletProtocol)).toBe(BROADCAST_REFUSED);
     // An overwintered version the decoder does not know (v6): a node may accept it.
     expect(broadcastRisk(rpc(["06000080" + "77777777" + "00".repeat(40)]), lightwalletProtocol)).toBe(BROADCAST_REFUSED);
   });

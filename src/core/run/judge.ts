@@ -13,6 +13,7 @@ import { verdictAgainstEach, verdictOf, type Verdict } from "../diff/verdict.js"
 import type { Observation } from "../targets/observation.js";
 import type { PlannedCase } from "./plan.js";
 import type { Answer } from "../results/result.js";
+import { boundPatch, boundStrings, DEFAULT_KEEPING, elide, totalBytes, type Keeping } from "../results/bound.js";
 
 export const ORACLE = "oracle";
 
@@ -25,7 +26,7 @@ export interface Judgement {
   /** The oracle's answers under older protocol rules, side "oracle@<version>". */
   olderOracles?: Answer[];
   excluded: { side: string; paths: string[] }[];
-  patches: { left: string; right: string; ops: PatchOp[] }[];
+  patches: { left: string; right: string; ops: PatchOp[]; omittedOps?: number }[];
 }
 
 function canonOptions(pc: PlannedCase): CanonOptions {
@@ -35,14 +36,24 @@ function canonOptions(pc: PlannedCase): CanonOptions {
   return { schema: pc.rpc!.output, streaming, volatile: c.volatile, unordered: c.unordered, lazy: true };
 }
 
-export function answerOf(side: string, obs: Observation, canon: Canonical, protocolVersion?: string): Answer {
+export function answerOf(side: string, obs: Observation, canon: Canonical, protocolVersion?: string, keep: Keeping = DEFAULT_KEEPING): Answer {
+  const parts = obs.transport === "grpc" ? obs.messages : [obs.body];
+  // Above the inline size neither the hex nor the decoded form is kept: both are bigger
+  // than the bytes, and a report would hold them as one string.
+  const elided = totalBytes(parts) > keep.inlineBytes ? elide(parts, keep) : undefined;
+  const bytes = (json: () => JsonValue | undefined) => {
+    if (elided) return { hex: [], elided };
+    const hex = parts.map((m) => Buffer.from(m).toString("hex"));
+    const j = json();
+    return j === undefined ? { hex } : { hex, json: j };
+  };
   const base = {
     side,
     transport: obs.transport,
     wireBytes: obs.wireBytes,
     ms: Math.round(obs.timing.totalMs * 100) / 100,
     ...(obs.timing.firstByteMs !== undefined ? { firstByteMs: Math.round(obs.timing.firstByteMs * 100) / 100 } : {}),
-    ...(obs.fault ? { fault: obs.fault } : {}),
+    ...(obs.fault ? { fault: boundStrings(obs.fault, keep) } : {}),
     ...(protocolVersion ? { protocolVersion } : {}),
   };
   if (obs.transport === "grpc" && canon.transport === "grpc") {
@@ -50,10 +61,9 @@ export function answerOf(side: string, obs: Observation, canon: Canonical, proto
       ...base,
       status: obs.fault ? `fault:${obs.fault.kind}` : grpcCodeName(obs.code),
       code: obs.code === 0 ? null : obs.code,
-      message: obs.message,
+      message: boundStrings(obs.message, keep),
       count: obs.messages.length,
-      hex: obs.messages.map((m) => Buffer.from(m).toString("hex")),
-      json: grpcJson(canon),
+      ...bytes(() => grpcJson(canon)),
     };
   }
   if (obs.transport !== "jsonrpc" || canon.transport !== "jsonrpc") throw new Error("transport mismatch");
@@ -63,10 +73,9 @@ export function answerOf(side: string, obs: Observation, canon: Canonical, proto
     ...base,
     status: obs.fault ? `fault:${obs.fault.kind}` : outcome.kind === "error" ? `error ${String(outcome.code)}` : "OK",
     code,
-    message: outcome.kind === "error" ? String(outcome.message) : "",
+    message: outcome.kind === "error" ? boundStrings(String(outcome.message), keep) : "",
     count: 1,
-    hex: [Buffer.from(obs.body).toString("hex")],
-    ...(canon.body !== undefined ? { json: canon.body as JsonValue } : {}),
+    ...bytes(() => canon.body as JsonValue | undefined),
   };
 }
 
@@ -111,6 +120,7 @@ export function judgeCase(
   protocolVersions: ReadonlyMap<string, string> = new Map(),
   /** Oracle answers under older protocol rules, by version (builds speaking it are measured against them). */
   olderOracles: ReadonlyMap<string, Observation> = new Map(),
+  keep: Keeping = DEFAULT_KEEPING,
 ): Judgement {
   const c = pc.case;
   const opts = canonOptions(pc);
@@ -148,15 +158,15 @@ export function judgeCase(
     }
   }
 
-  const answers = [...observations].map(([build, obs]) => answerOf(build, obs, canon.get(build)!, protocolVersions.get(build)));
+  const answers = [...observations].map(([build, obs]) => answerOf(build, obs, canon.get(build)!, protocolVersions.get(build), keep));
   const excluded = [...canon].map(([side, cb]) => ({ side, paths: cb.excluded.map((e) => e.path) })).filter((e) => e.paths.length > 0);
   return {
     verdict,
-    divergences,
+    divergences: boundStrings(divergences, keep),
     answers,
-    ...(oracle && oracleCanon ? { oracle: answerOf(ORACLE, oracle, oracleCanon) } : {}),
-    ...(olderOracles.size > 0 ? { olderOracles: [...olderOracles].map(([v, obs]) => answerOf(`${ORACLE}@${v}`, obs, olderCanon.get(v)!, v)) } : {}),
+    ...(oracle && oracleCanon ? { oracle: answerOf(ORACLE, oracle, oracleCanon, undefined, keep) } : {}),
+    ...(olderOracles.size > 0 ? { olderOracles: [...olderOracles].map(([v, obs]) => answerOf(`${ORACLE}@${v}`, obs, olderCanon.get(v)!, v, keep)) } : {}),
     excluded,
-    patches,
+    patches: boundStrings(patches.map((p) => boundPatch(p, keep)), keep),
   };
 }

@@ -33,6 +33,8 @@ export interface Protocol extends CorpusMethods {
   /** Implementation names a build may declare (config `implementation:`). */
   implementations: readonly string[];
   startFacts(input: StartFactsInput): Promise<StartFacts>;
+  /** The chain each server says it is on, keyed by who said it (undefined: it would not say). */
+  serverChains(input: StartFactsInput): Promise<Map<string, string | undefined>>;
   /** Whether sending the case could broadcast something real (a valid transaction). */
   sendsTransaction(pc: PlannedCase): boolean;
   /** The ground truth, asked through the oracle's JSON-RPC endpoint. */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "@jest/globals";
 import { scrubber } from "./redact.js";
+import { redactBytes, secretForms } from "../targets/secrets.js";
 
 const SECRET = "s3cret/T0ken+=";
 
@@ -40,5 +41,12 @@ describe("scrubber", () => {
   test("short secrets are masked as written only: their encodings would match by chance", () => {
     const s = scrubber(["abcd"]);
     expect(s({ t: "xabcdx", h: hex("abcd") })).toEqual({ t: "x***x", h: hex("abcd") });
+  });
+
+  test("bytes written whole (a spilled answer) have every form of the secret masked", () => {
+    const forms = secretForms([SECRET]);
+    const raw = Buffer.concat([Buffer.from([0, 1]), Buffer.from(`a${SECRET}b${encodeURIComponent(SECRET)}`), Buffer.from([0xff])]);
+    const out = redactBytes(raw, forms);
+    expect([...out]).toEqual([0, 1, ...Buffer.from("a***b***"), 0xff]);
   });
 });

@@ -18,7 +18,7 @@ function obs(result: unknown, fault?: Fault): JsonRpcObservation {
 
 const target = (answer: JsonRpcObservation): JsonRpcTarget => ({ url: "http://x", endpoint: { url: "http://x" }, call: async () => answer, batch: async () => answer, close: async () => {}, abort: async () => {} });
 
-const build = (name: string): Build => ({ name, implementation: "other", emulated: false, jsonrpc: { url: "http://x" }, concurrency: 1, deadlineMs: 1000, maxMessageBytes: 1000, maxStreamMessages: 10, source: { file: "t", line: 1 } });
+const build = (name: string): Build => ({ name, implementation: "other", emulated: false, jsonrpc: { url: "http://x" }, concurrency: 1, deadlineMs: 1000, maxMessageBytes: 1000, maxStreamMessages: 10, maxCallBytes: 1_000_000, source: { file: "t", line: 1 } });
 
 const aCase = (expect: Case["expect"]): Case => ({ id: "getblockcount/count", transport: "jsonrpc", method: "getblockcount", request: [], expect, volatile: [], unordered: false, tags: [], source: { file: "t", line: 1 } });
 

@@ -17,6 +17,7 @@ import type { GrpcPlannedRequest, PlannedCase } from "./plan.js";
 import type { Protocol } from "./protocol.js";
 import type { CaseResult, ClassifiedDivergence } from "../results/result.js";
 import { outcomesOf } from "../results/outcome.js";
+import type { Keeping } from "../results/bound.js";
 
 export interface OracleSource {
   /** e.g. the oracle's JSON-RPC URL. */
@@ -56,6 +57,10 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Send cases that carry a valid transaction (see broadcast.ts); default false. */
   allowBroadcast?: boolean;
+  /** Why such cases are not sent, when it is more than the default reason. */
+  broadcastRefused?: string;
+  /** How much of each answer results keep (see results/bound.ts). */
+  keep?: Keeping;
 }
 
 /** Every JSON-RPC case asks with the same id, so the echoed ids never differ between sides. */
@@ -68,7 +73,7 @@ function buildsFor(c: Case, builds: readonly Build[]): Build[] {
 
 async function ask(pc: PlannedCase, build: Build, conns: Connections): Promise<Observation> {
   const c = pc.case;
-  const limits = { deadlineMs: build.deadlineMs, maxMessageBytes: build.maxMessageBytes };
+  const limits = { deadlineMs: build.deadlineMs, maxMessageBytes: build.maxMessageBytes, maxCallBytes: build.maxCallBytes };
   if (c.transport === "grpc") {
     const target = conns.grpc.get(build.name)!;
     return target.call(pc.rpc!, pc.request as GrpcPlannedRequest, { ...limits, maxMessages: build.maxStreamMessages });
@@ -126,7 +131,7 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
   }
   // Checked before anything is sent, to the builds or to the oracle.
   const risk = o.allowBroadcast ? undefined : broadcastRisk(pc, o.protocol);
-  if (risk) return skippedResult(pc, risk);
+  if (risk) return skippedResult(pc, o.broadcastRefused ?? risk);
   const older = c.expect.kind === "oracle" && o.oracle ? olderVersions(c, builds, o.protocolVersions) : [];
   const [answers, oracle, olderAnswers] = await Promise.all([
     Promise.all(builds.map((b) => limits.get(b.name)!.run(async () => (o.signal?.aborted ? undefined : ask(pc, b, o.connections))))),
@@ -136,7 +141,7 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
   if (answers.some((a) => a === undefined) || o.signal?.aborted) return undefined;
   const observations = new Map(builds.map((b, i) => [b.name, answers[i]!]));
   const olderOracles = new Map(older.flatMap((v, i) => (olderAnswers[i] ? [[v, olderAnswers[i]!] as const] : [])));
-  const j = judgeCase(pc, observations, oracle, o.protocolVersions, olderOracles);
+  const j = judgeCase(pc, observations, oracle, o.protocolVersions, olderOracles, o.keep);
   const byName = new Map(builds.map((b) => [b.name, b]));
   // A build that gave no well-formed answer could not be checked: its outcome says so,
   // and a timeout or a refused connection is not a difference in what it answers. When

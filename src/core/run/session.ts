@@ -15,6 +15,9 @@ import { VERSION } from "../../version.js";
 import type { BuildInfo, Reporter, RunEvent, RunSummary } from "../results/events.js";
 import { planCases } from "./plan.js";
 import { scrubber } from "./redact.js";
+import { redactBytes, secretForms } from "../targets/secrets.js";
+import { serversForbidBroadcast } from "./broadcast.js";
+import { DEFAULT_KEEPING } from "../results/bound.js";
 import type { CaseResult, Drift } from "../results/result.js";
 import { REPORT_SCHEMA_VERSION } from "../results/result.js";
 import type { Protocol } from "./protocol.js";
@@ -44,6 +47,10 @@ export interface SessionOptions {
   drift?: (r: CaseResult) => Drift[];
   /** Send cases that carry a valid transaction; honoured only on a regtest chain. */
   allowBroadcast?: boolean;
+  /** Write the whole bytes of answers too large to keep in results to this folder. */
+  spillDir?: string;
+  /** Keep every answer whole, however large (goldens need the bytes; the calls' limits still hold). */
+  wholeAnswers?: boolean;
 }
 
 export interface SessionResult {
@@ -57,8 +64,10 @@ function openConnections(builds: readonly Build[]): Connections {
   const grpc = new Map<string, GrpcTarget>();
   const jsonrpc = new Map<string, JsonRpcTarget>();
   for (const b of builds) {
-    if (b.grpc) grpc.set(b.name, grpcTarget(b.grpc));
-    if (b.jsonrpc) jsonrpc.set(b.name, jsonRpcTarget(b.jsonrpc, { connections: b.concurrency }));
+    // The build's limits are the targets' defaults, so startup calls keep them too.
+    const limits = { deadlineMs: b.deadlineMs, maxMessageBytes: b.maxMessageBytes, maxCallBytes: b.maxCallBytes };
+    if (b.grpc) grpc.set(b.name, grpcTarget(b.grpc, { ...limits, maxMessages: b.maxStreamMessages }));
+    if (b.jsonrpc) jsonrpc.set(b.name, jsonRpcTarget(b.jsonrpc, { ...limits, connections: b.concurrency }));
   }
   return { grpc, jsonrpc };
 }
@@ -133,7 +142,9 @@ export function interruption(signal: AbortSignal | undefined): { signal: string;
 export async function runSession(o: SessionOptions): Promise<SessionResult> {
   const t0 = performance.now();
   // Reporters (and the results handed back) only ever see copies with secrets masked.
-  const scrub = scrubber(secretsOf(o.config));
+  const secrets = secretsOf(o.config);
+  const forms = secretForms(secrets);
+  const scrub = scrubber(secrets);
   const safeResults = new Map<CaseResult, CaseResult>();
   const judged = new Map<CaseResult, CaseResult>();
   // Drift is judged after the case, against the answers the runner kept.
@@ -161,7 +172,11 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   if (o.signal?.aborted) abortAll();
   o.signal?.addEventListener("abort", abortAll, { once: true });
   try {
-    const { tip, protocolVersions: versions } = await o.protocol.startFacts({ ...(oracleTarget ? { oracle: oracleTarget } : {}), connections: conns, builds: o.config.builds });
+    const startInput = { ...(oracleTarget ? { oracle: oracleTarget } : {}), connections: conns, builds: o.config.builds };
+    const { tip, protocolVersions: versions } = await o.protocol.startFacts(startInput);
+    const broadcastRefused = o.allowBroadcast === true && o.chain.network === "regtest"
+      ? serversForbidBroadcast(await o.protocol.serverChains(startInput))
+      : undefined;
     const anchors = tip ? withDynamic(o.chain, tip) : o.chain.anchors;
     const planned = planCases(o.cases, anchors, o.chain.name, o.protocol);
     const builds = o.config.builds.map((b) => buildInfo(b, versions.get(b.name)));
@@ -183,7 +198,13 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       protocolVersions: versions,
       caseConcurrency: o.caseConcurrency,
       signal: o.signal,
-      allowBroadcast: o.allowBroadcast === true && o.chain.network === "regtest",
+      allowBroadcast: o.allowBroadcast === true && o.chain.network === "regtest" && broadcastRefused === undefined,
+      ...(broadcastRefused ? { broadcastRefused } : {}),
+      keep: {
+        ...DEFAULT_KEEPING,
+        ...(o.wholeAnswers || o.drift ? { inlineBytes: Number.MAX_SAFE_INTEGER } : {}),
+        ...(o.spillDir ? { spillDir: o.spillDir, maskBytes: (b: Buffer) => redactBytes(b, forms) } : {}),
+      },
       onResult: (raw, done, total, index) => {
         const result = withDrift(raw);
         judged.set(raw, result);
@@ -209,6 +230,22 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     await Promise.all([...conns.grpc.values()].map((t) => t.close()));
     await Promise.all([...conns.jsonrpc.values()].map((t) => t.close()));
     await oracleTarget?.close();
-    for (const r of o.reporters) await r.finish();
+    // Each reporter writes its file whatever happened to the others.
+    const failed: string[] = [];
+    for (const r of o.reporters) {
+      try {
+        await r.finish();
+      } catch (e) {
+        failed.push(scrub((e as Error).message ?? String(e)));
+      }
+    }
+    if (failed.length > 0) throw new ReportWriteError(failed);
+  }
+}
+
+/** Reports that could not be written; the others were. */
+export class ReportWriteError extends Error {
+  constructor(readonly failures: string[]) {
+    super(failures.map((f) => `report not written: ${f}`).join("\n"));
   }
 }

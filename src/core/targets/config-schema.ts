@@ -16,6 +16,7 @@ const limits = {
   deadlineMs: positiveInt(86_400_000),
   // A gRPC length prefix is 32 bits.
   maxMessageBytes: positiveInt(4_294_967_295),
+  maxCallBytes: positiveInt(Number.MAX_SAFE_INTEGER),
   maxStreamMessages: positiveInt(1_000_000_000),
 };
 
@@ -43,6 +44,11 @@ const endpoint = {
       propertyNames: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" },
       additionalProperties: { type: "string", "x-message": "must be a string" },
       "x-message": "must be a map of header names to values",
+    },
+    public: {
+      type: "array",
+      items: { type: "string", minLength: 1 },
+      "x-message": "must be a list of header names and URL query keys whose values are not secret",
     },
   },
 };

@@ -38,10 +38,14 @@ export function pointer(path: Path): string {
 }
 
 /** Fields whose values are credentials (header values count too). */
-const SECRET_VALUES = new Set(["password", "bearerToken"]);
+// A URL may carry a password or an API key in its query: never quoted either.
+const SECRET_VALUES = new Set(["password", "bearerToken", "url"]);
 
 /** As many aliases as the corpus loader allows (yaml's maxAliasCount there). */
 export const MAX_ALIASES = 100;
+/** Values (maps, lists and scalars) a config may expand to; a real one has a few hundred. */
+export const MAX_VALUES = 100_000;
+const MAX_DEPTH = 64;
 
 const OPEN = "\uE000";
 const CLOSE = "\uE001";
@@ -91,8 +95,20 @@ export function readYaml(text: string, env: Record<string, string | undefined>):
     }
   };
 
+  // A few aliases to one long list multiply it: the values a config expands to are
+  // counted as well as the aliases themselves.
+  let values = 0;
   const walkNode = (node: unknown, path: Path, line: number, keyLine?: number): unknown => {
     const here = lineOf(node as Node | undefined, line);
+    if (++values > MAX_VALUES) {
+      if (values === MAX_VALUES + 1) data.problems.push({ line: here, path, message: `the file expands to more than ${MAX_VALUES} values (through YAML aliases?); write a shorter config` });
+      return null;
+    }
+    if (path.length > MAX_DEPTH) {
+      data.problems.push({ line: here, path: path.slice(0, MAX_DEPTH), message: `nested deeper than ${MAX_DEPTH} levels` });
+      values = MAX_VALUES + 1;
+      return null;
+    }
     data.where.set(pointer(path), { line: here, keyLine });
     if (isMap(node)) {
       const out: Record<string, unknown> = {};

@@ -47,6 +47,7 @@ builds:
       url: https://lwd.example:9067
       insecureSkipVerify: true
       headers: { X-Api-Key: \${API_KEY}, x-client: zconform-ci }
+      public: [X-Client]
   - name: local-zebra
     implementation: zebrad
     jsonrpc: { url: http://127.0.0.1:18232, cookieFile: .cookie }
@@ -81,7 +82,7 @@ describe("valid config", () => {
       auth: { kind: "cookie", cookieFile: join(homedir(), ".cache/zebra/.cookie") },
     });
     expect(c.oracle?.source.line).toBe(3);
-    expect(c.defaults).toEqual({ concurrency: 8, deadlineMs: 30000, maxMessageBytes: 16777216, maxStreamMessages: 10000000 });
+    expect(c.defaults).toEqual({ concurrency: 8, deadlineMs: 30000, maxMessageBytes: 16777216, maxCallBytes: 64 * 1024 * 1024, maxStreamMessages: 10000000 });
     const [zaino, lwd, zebra, emu] = c.builds;
     expect(zaino).toMatchObject({
       name: "zaino",
@@ -107,7 +108,7 @@ describe("valid config", () => {
 
   test("built-in limits apply without defaults", () => {
     const c = parse("chain: fixture\nbuilds:\n  - { name: a, implementation: other, grpc: { url: 'http://h:1' } }\n");
-    expect(c.builds[0]).toMatchObject({ concurrency: 4, deadlineMs: 30000, maxMessageBytes: 16 * 1024 * 1024, maxStreamMessages: 10_000_000 });
+    expect(c.builds[0]).toMatchObject({ concurrency: 4, deadlineMs: 30000, maxMessageBytes: 16 * 1024 * 1024, maxCallBytes: 64 * 1024 * 1024, maxStreamMessages: 100_000 });
   });
 
   test("$${ is a literal ${ and numbers-looking passwords keep their text", () => {

@@ -3,7 +3,7 @@
 // and all problems are reported at once.
 
 import { Ajv } from "ajv";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { ConfigError, schemaProblems, type ConfigProblem } from "./config-errors.js";
@@ -24,6 +24,8 @@ export interface Limits {
   concurrency: number;
   deadlineMs: number;
   maxMessageBytes: number;
+  /** Most bytes one call keeps: the sum of its messages (a JSON-RPC body is one). */
+  maxCallBytes: number;
   maxStreamMessages: number;
 }
 
@@ -31,7 +33,8 @@ export const DEFAULT_LIMITS: Limits = {
   concurrency: 4,
   deadlineMs: 30_000,
   maxMessageBytes: 16 * 1024 * 1024,
-  maxStreamMessages: 10_000_000,
+  maxCallBytes: 64 * 1024 * 1024,
+  maxStreamMessages: 100_000,
 };
 
 /** A server under test. Limits are resolved: the build's own, else `defaults`, else built-in. */
@@ -65,6 +68,9 @@ export interface RunConfig {
   builds: Build[];
 }
 
+/** A real config is a few kilobytes. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
 export interface ParseOptions {
   /** Variables for `${NAME}`; default process.env. */
   env?: Record<string, string | undefined>;
@@ -77,8 +83,13 @@ export interface ParseOptions {
 export function loadConfig(path: string, opts: ParseOptions = {}): RunConfig {
   let text: string;
   try {
+    const size = statSync(path).size;
+    if (size > MAX_CONFIG_BYTES) {
+      throw new ConfigError([{ file: path, line: 1, field: "", message: `the config is ${size} bytes; the limit is ${MAX_CONFIG_BYTES}` }]);
+    }
     text = readFileSync(path, "utf8");
   } catch (e) {
+    if (e instanceof ConfigError) throw e;
     throw new ConfigError([{ file: path, line: 1, field: "", message: `cannot read: ${(e as Error).message}` }]);
   }
   return parseConfig(text, path, opts);
@@ -98,6 +109,7 @@ interface RawEndpoint {
   bearerToken?: string;
   cookieFile?: string;
   headers?: Record<string, string>;
+  public?: string[];
 }
 interface RawBuild extends Partial<Limits> {
   name: string;
@@ -165,6 +177,7 @@ export function parseConfig(text: string, fileName: string, opts: ParseOptions =
       concurrency: b.concurrency ?? defaults.concurrency,
       deadlineMs: b.deadlineMs ?? defaults.deadlineMs,
       maxMessageBytes: b.maxMessageBytes ?? defaults.maxMessageBytes,
+      maxCallBytes: b.maxCallBytes ?? defaults.maxCallBytes,
       maxStreamMessages: b.maxStreamMessages ?? defaults.maxStreamMessages,
       source: { file: fileName, line: lineAt(at) },
     };
@@ -240,6 +253,7 @@ function endpointFrom(raw: RawEndpoint, at: Path, ctx: EndpointContext): GrpcEnd
       out.headers[name] = v;
     }
   }
+  if (raw.public) out.public = raw.public.map((n) => n.toLowerCase());
   return out;
 }
 

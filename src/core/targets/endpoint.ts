@@ -31,12 +31,15 @@ export interface GrpcEndpoint extends TlsSettings {
   auth?: Auth;
   /** Extra metadata sent with every call (lower-case names). Values count as secrets. */
   headers?: Record<string, string>;
+  /** Header names and URL query keys whose values are not secret (lower-case). */
+  public?: string[];
 }
 
 export interface JsonRpcEndpoint extends TlsSettings {
   url: string;
   auth?: Auth;
   headers?: Record<string, string>;
+  public?: string[];
 }
 
 export type Endpoint = GrpcEndpoint | JsonRpcEndpoint;

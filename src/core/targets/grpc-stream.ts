@@ -24,6 +24,8 @@ export interface StreamLimits {
   deadlineMs: number;
   maxMessageBytes: number;
   maxMessages: number;
+  /** Most payload bytes kept over the whole call; not counted when onMessage takes them. */
+  maxCallBytes: number;
   onMessage?: (bytes: Uint8Array, index: number) => void | Promise<void>;
 }
 
@@ -59,6 +61,7 @@ export function runGrpcStream(
     let streamError: Error | undefined;
     let draining = false; // an async onMessage is pending
     let closed = false;
+    let keptBytes = 0;
 
     const settle = (fault?: Fault, code?: number, message?: string): void => {
       if (settled) return;
@@ -161,8 +164,15 @@ export function runGrpcStream(
             GrpcCode.RESOURCE_EXHAUSTED,
           );
         }
+        if (!limits.onMessage && keptBytes + next.length > limits.maxCallBytes) {
+          return settle(
+            { kind: "too-large", detail: `messages beyond maxCallBytes (${limits.maxCallBytes}) in one call; kept the first ${obs.messageCount}` },
+            GrpcCode.RESOURCE_EXHAUSTED,
+          );
+        }
         obs.messageCount++;
         if (!limits.onMessage) {
+          keptBytes += next.length;
           obs.messages.push(next);
           continue;
         }

@@ -31,7 +31,10 @@
 //                PERMISSION_DENIED, 404 UNIMPLEMENTED, 429/502/503/504 UNAVAILABLE,
 //                anything else UNKNOWN)
 //   too-large    length prefix over maxMessageBytes                    RESOURCE_EXHAUSTED (8)
+//   too-large    messages kept by one call over maxCallBytes           RESOURCE_EXHAUSTED (8)
 //   too-long     more than maxMessages messages                        RESOURCE_EXHAUSTED (8)
+// A call that hits a limit is cut there (the stream cancelled): nothing beyond the limit
+// is buffered, and the messages before it are kept.
 // A status the server sent is never a fault, and the fault's detail becomes `message`
 // unless the server sent a grpc-message. The number of messages is not checked against
 // the method kind: a unary answer with 0 or 2 messages is kept as it came.
@@ -52,15 +55,19 @@ export { GrpcConnection } from "./grpc-session.js";
 export const DEFAULT_DEADLINE_MS = 30_000;
 /** Large enough for the biggest real compact blocks. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-export const DEFAULT_MAX_MESSAGES = 10_000_000;
+export const DEFAULT_MAX_MESSAGES = 100_000;
+/** What one call may hold in memory; with `concurrency` it bounds a build's share of a run. */
+export const DEFAULT_MAX_CALL_BYTES = 64 * 1024 * 1024;
 
 export interface GrpcCallOptions {
   /** Client-side deadline, also sent as grpc-timeout. Default 30 s. */
   deadlineMs?: number;
   /** Largest message accepted. Default 16 MiB. */
   maxMessageBytes?: number;
-  /** Most messages accepted on one stream. Default 10,000,000. */
+  /** Most messages accepted on one stream. Default 100,000. */
   maxMessages?: number;
+  /** Most bytes kept over all messages of one call. Default 64 MiB. */
+  maxCallBytes?: number;
   /** Extra metadata for this call (added to the endpoint's own headers). */
   headers?: Record<string, string>;
   /**
@@ -156,6 +163,7 @@ export async function callGrpc(
     deadlineMs,
     maxMessageBytes: opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     maxMessages: opts.maxMessages ?? DEFAULT_MAX_MESSAGES,
+    maxCallBytes: opts.maxCallBytes ?? DEFAULT_MAX_CALL_BYTES,
     onMessage: opts.onMessage,
   };
 

@@ -31,6 +31,8 @@ export interface JsonRpcCallOptions {
   id?: number;
   deadlineMs?: number;
   maxMessageBytes?: number;
+  /** The body is the call's only message: the lower of the two limits applies. */
+  maxCallBytes?: number;
   /** Extra HTTP headers for this call. */
   headers?: Record<string, string>;
 }
@@ -96,7 +98,7 @@ export function jsonRpcTarget(endpoint: JsonRpcEndpoint, defaults: JsonRpcTarget
   async function post(method: string, body: string, id: number | typeof BATCH, callOpts: JsonRpcCallOptions): Promise<JsonRpcObservation> {
     const opts = { ...defaults, ...callOpts, headers: { ...defaults.headers, ...callOpts.headers } };
     const deadlineMs = opts.deadlineMs ?? DEFAULT_JSONRPC_DEADLINE_MS;
-    const maxBytes = opts.maxMessageBytes ?? DEFAULT_JSONRPC_MAX_BYTES;
+    const maxBytes = Math.min(opts.maxMessageBytes ?? DEFAULT_JSONRPC_MAX_BYTES, opts.maxCallBytes ?? DEFAULT_JSONRPC_MAX_BYTES);
     const startedAt = Date.now();
     const t0 = performance.now();
     const obs: JsonRpcObservation = {

@@ -1,10 +1,13 @@
 // `zconform record`: a reporter that writes every build's answer to each case as its
 // golden, as soon as the case is judged.
 
+import { removeStaleTempsUnder } from "../../core/io/atomic-write.js";
 import type { Reporter } from "../../core/results/events.js";
 import { goldenOf, goldenPath, writeGolden } from "./store.js";
 
 export function goldenRecorder(root: string, chain: string): Reporter & { written: () => number } {
+  // A record killed in mid-write left its temporary files among the goldens.
+  removeStaleTempsUnder(root);
   let count = 0;
   return {
     onEvent(e) {

@@ -15,6 +15,16 @@ export function decodeTransaction(bytes: Uint8Array): Transaction {
 }
 
 /** Reads one transaction at the reader's position; r.tx (set by the caller) labels errors. */
+/**
+ * The transaction at the start of `bytes` and its length, ignoring what follows: a
+ * node's deserializer reads one transaction from a stream and does not look past it.
+ */
+export function decodeTransactionPrefix(bytes: Uint8Array): { tx: Transaction; length: number } {
+  const r = new ByteReader(bytes);
+  const tx = readTransaction(r);
+  return { tx, length: r.pos };
+}
+
 export function readTransaction(r: ByteReader): Transaction {
   r.at("header");
   const headerAt = r.pos;

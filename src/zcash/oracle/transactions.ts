@@ -12,7 +12,7 @@ import { create } from "@bufbuild/protobuf";
 import {
   RawTransactionSchema, SendResponseSchema, type RawTransaction, type TxFilter,
 } from "../gen/walletrpc/service_pb.js";
-import { bytesToHex, decodeTransaction, displayHex } from "../codec/index.js";
+import { bytesToHex, decodeTransactionPrefix, displayHex } from "../codec/index.js";
 import type { Derivation } from "./context.js";
 import { field, hex, obj, optionalUint, str } from "./node.js";
 import { invalidArgument, NodeError, Underivable } from "./status.js";
@@ -59,10 +59,14 @@ export async function getTransaction(d: Derivation, filter: TxFilter): Promise<v
   d.emit(RawTransactionSchema, await fetchRawTransaction(d, displayHex(txidOf(filter))));
 }
 
-/** Whether the bytes might be a transaction a node accepts; such bytes are never sent. */
+/**
+ * Whether the bytes might be a transaction a node accepts; such bytes are never sent.
+ * Any prefix that decodes counts: Zebra and zcashd deserialize one transaction and
+ * ignore bytes after it, so a valid transaction with trailing bytes is still one.
+ */
 export function mayBeTransaction(data: Uint8Array): boolean {
   try {
-    decodeTransaction(data);
+    decodeTransactionPrefix(data);
     return true;
   } catch {
     // An overwintered header with a plausible version above 5 and a version group id (every
