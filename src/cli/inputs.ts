@@ -11,6 +11,7 @@ import { startFixtureNetwork, type FixtureNetwork, type ProfileName } from "../z
 import { loadLedger, type Quirk } from "../core/ledger/quirk.js";
 import { ConfigError, DEFAULT_LIMITS, isInsecure, loadConfig, type RunConfig } from "../core/targets/config.js";
 import { ProblemsError } from "../core/io/located-yaml.js";
+import { PreflightError } from "../core/run/startup.js";
 import type { Output } from "./output.js";
 import { selectCases, type CaseFilter } from "./select.js";
 
@@ -42,7 +43,7 @@ export async function guarded<T>(out: Output, load: () => T | Promise<T>): Promi
   try {
     return await load();
   } catch (e) {
-    if (e instanceof ProblemsError || e instanceof ConfigError || e instanceof InputError) {
+    if (e instanceof ProblemsError || e instanceof ConfigError || e instanceof InputError || e instanceof PreflightError) {
       out.stderr(e.message);
       return 2;
     }

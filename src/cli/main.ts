@@ -60,7 +60,8 @@ function corpusOptions(cmd: Command): Command {
     .option("--cases <dir>", "corpus folder", "cases")
     .option("--ledger <file>", "known-quirks ledger (default <cases>/quirks.yaml)")
     .option("--case <pattern>", "only cases whose id matches (* wildcard); repeatable", collect)
-    .option("--method <name>", "only cases of this rpc or JSON-RPC method; repeatable", collect);
+    .option("--method <name>", "only cases of this rpc or JSON-RPC method; repeatable", collect)
+    .option("--force", "run even when the preflight reaches no build or finds the wrong chain");
 }
 
 function fixtureOptions(cmd: Command): Command {

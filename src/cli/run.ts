@@ -26,6 +26,8 @@ export interface RunLikeOptions extends CorpusOptions, ReportOptions, FixtureCho
   shard?: string;
   /** Send cases that carry a valid transaction; refused unless the chain is regtest. */
   allowBroadcast?: boolean;
+  /** Go on despite preflight problems. */
+  force?: boolean;
 }
 
 export async function runLikeCommand(o: RunLikeOptions, out: Output): Promise<number> {
@@ -50,7 +52,7 @@ export async function runLikeCommand(o: RunLikeOptions, out: Output): Promise<nu
     // have) surface here, after the inputs loaded: they are exit 2 like any other.
     const session = await guarded(out, () => runSession({
       config: inputs.config, cases: inputs.cases, chain: inputs.chain, ledger: inputs.ledger, reporters,
-      deriveGrpc: deriveFromOracle, allowStale: o.allowStale, signal: interrupt.signal, allowBroadcast: o.allowBroadcast === true,
+      deriveGrpc: deriveFromOracle, allowStale: o.allowStale, signal: interrupt.signal, allowBroadcast: o.allowBroadcast === true, force: o.force === true,
       ...(o.golden ? { goldenRoot: o.golden } : {}),
       ...(shard ? { shard } : {}),
     }));

@@ -1,5 +1,5 @@
 import { expect, test } from "@jest/globals";
-import { protocolIn } from "./zcash/protocol-version.js";
+import { protocolIn } from "./protocol-version.js";
 
 test("reported versions are read with or without the v; unknown ones are neither in nor out", () => {
   expect(protocolIn("v0.4.0", ">=0.4.1")).toBe(false);

@@ -3,7 +3,7 @@
 // result and a flat list of divergences, each with caseId, method, build, kind, path and
 // quirk (null when new).
 
-import type { BuildInfo, Reporter, RunEvent, RunSummary } from "../results/events.js";
+import type { BuildInfo, Preflight, Reporter, RunEvent, RunSummary } from "../results/events.js";
 import type { CaseResult, ClassifiedDivergence } from "../results/result.js";
 import { writeJsonReport } from "./json-file.js";
 
@@ -18,6 +18,8 @@ export interface JsonReport {
   oracle: string | null;
   shard: { index: number; count: number } | null;
   builds: BuildInfo[];
+  /** What every build and the oracle answered to the first call of the run. */
+  preflight?: Preflight;
   summary: RunSummary | null;
   cases: CaseResult[];
   divergences: ClassifiedDivergence[];
@@ -40,6 +42,7 @@ export function jsonReportFrom(events: readonly RunEvent[]): JsonReport {
     oracle: start.oracle ?? null,
     shard: start.shard ?? null,
     builds: start.builds,
+    ...(start.preflight ? { preflight: start.preflight } : {}),
     summary: end?.type === "run-end" ? end.summary : null,
     cases,
     divergences: cases.flatMap((c) => c.divergences),

@@ -3,7 +3,7 @@
 // NO_COLOR and non-TTY output stay plain; a progress line goes to stderr on long runs.
 
 import { Chalk, type ChalkInstance } from "chalk";
-import type { BuildInfo, Reporter, RunEvent, RunSummary } from "../results/events.js";
+import type { BuildInfo, Contact, Reporter, RunEvent, RunSummary } from "../results/events.js";
 import type { CaseResult } from "../results/result.js";
 import { matrixOf, type MatrixRow } from "./matrix.js";
 
@@ -14,6 +14,12 @@ export interface TerminalOptions {
   chalk?: ChalkInstance;
   /** Most new divergences listed in full. */
   maxListed?: number;
+}
+
+/** One header line per server the preflight contacted. */
+export function contactLine(c: Contact): string {
+  const said = c.chainName !== undefined ? `chain "${c.chainName}"` : c.detail ?? "no answer";
+  return `${c.name}: ${c.reached ? "reached" : "NOT reached"} over ${c.transport === "grpc" ? "gRPC" : "JSON-RPC"} in ${c.ms} ms, ${said}`;
 }
 
 export function renderMatrix(builds: readonly BuildInfo[], results: readonly CaseResult[], c: ChalkInstance): string[] {
@@ -70,6 +76,9 @@ export function terminalReporter(o: TerminalOptions): Reporter {
           const where = [b.grpc && `grpc ${b.grpc}`, b.jsonrpc && `jsonrpc ${b.jsonrpc}`].filter(Boolean).join(", ");
           o.write(c.dim(`  ${b.name}: ${b.implementation}${b.version ? ` ${b.version}` : ""}${b.protocolVersion ? `, protocol ${b.protocolVersion}` : ""}${b.emulated ? ", EMULATED" : ""} — ${where}`));
         }
+        const contacts = [...(e.preflight?.builds ?? []), ...(e.preflight?.oracle ? [e.preflight.oracle] : [])];
+        for (const contact of contacts) o.write(c.dim(`  preflight ${contactLine(contact)}`));
+        if (e.preflight?.forced) o.write(c.yellow(`  preflight problems ignored (--force): ${e.preflight.problems.join("; ")}`));
       } else if (e.type === "case-result") {
         results.push(e.result);
         o.progress?.(`[${e.done}/${e.total}] ${e.result.caseId}`);

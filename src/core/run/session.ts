@@ -3,8 +3,6 @@
 // Whatever happens (a build down, an interruption), the reporters still get run-end
 // and write what there is.
 
-import { create, fromBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
-import { CompactTxStreamer, ChainSpecSchema, EmptySchema, BlockIDSchema, LightdInfoSchema } from "../../zcash/gen/walletrpc/service_pb.js";
 import type { Case } from "../corpus/case.js";
 import { withDynamic, type ChainProfile } from "../corpus/chain-profile.js";
 import { classify } from "../ledger/classify.js";
@@ -21,6 +19,7 @@ import { scrubber } from "./redact.js";
 import type { CaseResult } from "../results/result.js";
 import { REPORT_SCHEMA_VERSION } from "../results/result.js";
 import { runCases, type Connections } from "./runner.js";
+import { gatherStartupFacts, PreflightError } from "./startup.js";
 
 export interface SessionOptions {
   config: RunConfig;
@@ -39,6 +38,8 @@ export interface SessionOptions {
   goldenRoot?: string;
   /** Send cases that carry a valid transaction; honoured only on a regtest chain. */
   allowBroadcast?: boolean;
+  /** Go on when the preflight finds no reachable build or the wrong chain (it still reports it). */
+  force?: boolean;
 }
 
 export interface SessionResult {
@@ -56,61 +57,6 @@ function openConnections(builds: readonly Build[]): Connections {
     if (b.jsonrpc) jsonrpc.set(b.name, jsonRpcTarget(b.jsonrpc, { connections: b.concurrency }));
   }
   return { grpc, jsonrpc };
-}
-
-const getLatest = CompactTxStreamer.method.getLatestBlock;
-const getInfo = CompactTxStreamer.method.getLightdInfo;
-
-/**
- * Startup calls (tip, protocol versions) get the build's own deadline, capped: a build
- * that hangs must not hold the run longer than its cases would.
- */
-const STARTUP_DEADLINE_MS = 10_000;
-const startupDeadline = (b: Build | undefined) => Math.min(b?.deadlineMs ?? STARTUP_DEADLINE_MS, STARTUP_DEADLINE_MS);
-
-/** The message of a good unary answer, or undefined: a build's garbage must not end the run. */
-function decodedAnswer<D extends DescMessage>(schema: D, obs: { code: number; messages: Uint8Array[] }): MessageShape<D> | undefined {
-  if (obs.code !== 0 || obs.messages.length !== 1) return undefined;
-  try {
-    return fromBinary(schema, obs.messages[0]!);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The chain tip, from the oracle when there is one, else from the first gRPC build. */
-async function tipOf(oracle: JsonRpcTarget | undefined, conns: Connections, builds: readonly Build[]): Promise<{ height: number; hash: string } | undefined> {
-  if (oracle) {
-    const [count, best] = await Promise.all([oracle.call("getblockcount", []), oracle.call("getbestblockhash", [])]);
-    try {
-      const h = JSON.parse(Buffer.from(count.body).toString("utf8")).result;
-      const hash = JSON.parse(Buffer.from(best.body).toString("utf8")).result;
-      if (typeof h === "number" && typeof hash === "string") return { height: h, hash };
-    } catch {
-      // falls through to the builds
-    }
-  }
-  for (const [name, target] of conns.grpc) {
-    const obs = await target.call(getLatest, create(ChainSpecSchema), { deadlineMs: startupDeadline(builds.find((b) => b.name === name)) });
-    const id = decodedAnswer(BlockIDSchema, obs);
-    if (!id) continue;
-    return { height: Number(id.height), hash: Buffer.from(id.hash).reverse().toString("hex") };
-  }
-  return undefined;
-}
-
-/** Protocol version per build: declared in the config, else what GetLightdInfo says. */
-async function protocolVersions(builds: readonly Build[], conns: Connections): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  await Promise.all(builds.map(async (b) => {
-    if (b.protocolVersion) return out.set(b.name, b.protocolVersion);
-    const target = conns.grpc.get(b.name);
-    if (!target) return;
-    const obs = await target.call(getInfo, create(EmptySchema), { deadlineMs: startupDeadline(b) });
-    const v = decodedAnswer(LightdInfoSchema, obs)?.lightwalletProtocolVersion;
-    if (v) out.set(b.name, v);
-  }));
-  return out;
 }
 
 export function buildInfo(b: Build, protocolVersion: string | undefined): BuildInfo {
@@ -171,7 +117,16 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   // is above Zebra's own 50 MiB response cap.
   const oracleTarget = o.config.oracle ? jsonRpcTarget(o.config.oracle.jsonrpc, { deadlineMs: o.config.defaults.deadlineMs }) : undefined;
   try {
-    const [tip, versions] = await Promise.all([tipOf(oracleTarget, conns, o.config.builds), protocolVersions(o.config.builds, conns)]);
+    const facts = await gatherStartupFacts({
+      builds: o.config.builds, grpc: conns.grpc, jsonrpc: conns.jsonrpc,
+      ...(oracleTarget ? { oracle: { target: oracleTarget, limits: { deadlineMs: o.config.defaults.deadlineMs } } } : {}),
+      network: o.chain.network, needTip: Object.keys(o.chain.dynamic).length > 0,
+    });
+    const { tip, protocolVersions: versions, preflight } = facts;
+    if (preflight.problems.length > 0) {
+      if (!o.force) throw new PreflightError(preflight);
+      preflight.forced = true;
+    }
     const anchors = tip ? withDynamic(o.chain, tip) : o.chain.anchors;
     const planned = planCases(o.cases, anchors, o.chain.name);
     const builds = o.config.builds.map((b) => buildInfo(b, versions.get(b.name)));
@@ -179,7 +134,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       type: "run-start", schemaVersion: REPORT_SCHEMA_VERSION, tool: { name: "zconform", version: VERSION },
       startedAt: new Date().toISOString(), chain: o.chain.name, builds,
       ...(o.config.oracle ? { oracle: describeEndpoint(o.config.oracle.jsonrpc) } : {}),
-      cases: planned.length, ...(o.shard ? { shard: o.shard } : {}),
+      cases: planned.length, ...(o.shard ? { shard: o.shard } : {}), preflight,
     });
     const byName = new Map(o.config.builds.map((b) => [b.name, b]));
     const identity = (b: Build) => ({ name: b.name, implementation: b.implementation, version: b.version, protocolVersion: versions.get(b.name) });

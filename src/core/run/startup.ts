@@ -1,0 +1,176 @@
+// The facts a run starts from, gathered once: every build and the oracle are contacted
+// (GetLightdInfo over gRPC, getblockchaininfo over JSON-RPC) under their own limits,
+// which tells whether they answer, which chain they serve and which protocol version
+// they speak; and the chain's tip, for the dynamic anchors. `run`, `sweep` and the probe
+// commands read these facts from here and nowhere else.
+
+import { create, fromBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import { BlockIDSchema, ChainSpecSchema, CompactTxStreamer, EmptySchema, LightdInfoSchema } from "../../zcash/gen/walletrpc/service_pb.js";
+import type { Network } from "../corpus/chain-profile.js";
+import type { Build, Limits } from "../targets/config.js";
+import type { GrpcTarget } from "../targets/grpc.js";
+import type { JsonRpcTarget } from "../targets/jsonrpc.js";
+import type { GrpcObservation, JsonRpcObservation } from "../targets/observation.js";
+import type { Contact, Preflight } from "../results/events.js";
+
+export type { Contact, Preflight } from "../results/events.js";
+
+export interface StartupFacts {
+  preflight: Preflight;
+  /** Per build: declared in the config, else what GetLightdInfo said. */
+  protocolVersions: Map<string, string>;
+  tip?: { height: number; hash: string };
+}
+
+/** The chain names servers report for each network (LightdInfo.chainName, getblockchaininfo.chain). */
+export const CHAIN_NAMES: Readonly<Record<Network, string>> = { mainnet: "main", testnet: "test", regtest: "regtest" };
+
+export function grpcLimits(b: Limits) {
+  return { deadlineMs: b.deadlineMs, maxMessageBytes: b.maxMessageBytes, maxMessages: b.maxStreamMessages };
+}
+
+type JsonRpcLimits = Pick<Limits, "deadlineMs"> & Partial<Pick<Limits, "maxMessageBytes">>;
+
+export function jsonRpcLimits(b: JsonRpcLimits) {
+  return { deadlineMs: b.deadlineMs, ...(b.maxMessageBytes !== undefined ? { maxMessageBytes: b.maxMessageBytes } : {}) };
+}
+
+/** The message of a good unary answer, or undefined: a build's garbage must not end the run. */
+function decodedAnswer<D extends DescMessage>(schema: D, obs: GrpcObservation): MessageShape<D> | undefined {
+  if (obs.code !== 0 || obs.messages.length !== 1) return undefined;
+  try {
+    return fromBinary(schema, obs.messages[0]!);
+  } catch {
+    return undefined;
+  }
+}
+
+function grpcFailure(obs: GrpcObservation): string {
+  if (obs.fault) return obs.fault.detail;
+  if (obs.code !== 0) return `status ${obs.code}${obs.message ? ` ${obs.message}` : ""}`;
+  return `${obs.messages.length === 1 ? "an answer that does not decode" : `${obs.messages.length} messages`} instead of one LightdInfo`;
+}
+
+/** The `result` of a JSON-RPC answer, or a reason why there is none. */
+export function jsonRpcResult(obs: JsonRpcObservation): { result: unknown } | { failure: string } {
+  if (obs.fault) return { failure: obs.fault.detail };
+  try {
+    const body = JSON.parse(Buffer.from(obs.body).toString("utf8")) as { result?: unknown; error?: { message?: string } | null };
+    if (body.error) return { failure: `JSON-RPC error: ${body.error.message ?? JSON.stringify(body.error)}` };
+    return { result: body.result };
+  } catch {
+    return { failure: "an answer that is not JSON" };
+  }
+}
+
+/** A server that answered anything at all (an error status, an oversized message) was reached. */
+const answered = (obs: GrpcObservation | JsonRpcObservation) => obs.fault?.kind !== "unreachable" && obs.fault?.kind !== "timeout";
+
+const elapsed = (t0: number) => Math.round(performance.now() - t0);
+
+async function contactGrpc(name: string, target: GrpcTarget, limits: Limits): Promise<{ contact: Contact; protocolVersion?: string }> {
+  const t0 = performance.now();
+  const obs = await target.call(CompactTxStreamer.method.getLightdInfo, create(EmptySchema), grpcLimits(limits));
+  const info = decodedAnswer(LightdInfoSchema, obs);
+  const contact: Contact = { name, transport: "grpc", reached: answered(obs), ms: elapsed(t0) };
+  if (info?.chainName) contact.chainName = info.chainName;
+  else contact.detail = grpcFailure(obs);
+  return { contact, ...(info?.lightwalletProtocolVersion ? { protocolVersion: info.lightwalletProtocolVersion } : {}) };
+}
+
+interface ChainInfo {
+  contact: Contact;
+  tip?: { height: number; hash: string };
+}
+
+async function contactJsonRpc(name: string, target: JsonRpcTarget, limits: JsonRpcLimits): Promise<ChainInfo> {
+  const t0 = performance.now();
+  const obs = await target.call("getblockchaininfo", [], jsonRpcLimits(limits));
+  const answer = jsonRpcResult(obs);
+  const contact: Contact = { name, transport: "jsonrpc", reached: answered(obs), ms: elapsed(t0) };
+  if ("failure" in answer) return { contact: { ...contact, detail: answer.failure } };
+  const info = answer.result as { chain?: unknown; blocks?: unknown; bestblockhash?: unknown } | null;
+  if (typeof info?.chain === "string") contact.chainName = info.chain;
+  else contact.detail = "getblockchaininfo has no chain name";
+  const tip = typeof info?.blocks === "number" && typeof info.bestblockhash === "string" ? { height: info.blocks, hash: info.bestblockhash } : undefined;
+  return { contact, ...(tip ? { tip } : {}) };
+}
+
+async function tipFromGrpc(target: GrpcTarget, limits: Limits): Promise<{ height: number; hash: string } | undefined> {
+  const id = decodedAnswer(BlockIDSchema, await target.call(CompactTxStreamer.method.getLatestBlock, create(ChainSpecSchema), grpcLimits(limits)));
+  return id ? { height: Number(id.height), hash: Buffer.from(id.hash).reverse().toString("hex") } : undefined;
+}
+
+/** Why these contacts should stop the run: nothing reached, or a chain other than the profile's. */
+export function preflightProblems(builds: readonly Contact[], oracle: Contact | undefined, expected: Network | undefined): string[] {
+  const problems: string[] = [];
+  if (builds.length > 0 && !builds.some((c) => c.reached)) {
+    problems.push(`no build could be reached: ${builds.map((c) => `${c.name} (${c.detail ?? "no answer"})`).join("; ")}`);
+  }
+  const named = builds.filter((c) => c.chainName !== undefined);
+  const chains = new Set(named.map((c) => c.chainName));
+  if (chains.size > 1) {
+    problems.push(`the builds serve different chains: ${named.map((c) => `${c.name} says "${c.chainName}"`).join(", ")}`);
+  }
+  if (expected) {
+    const want = CHAIN_NAMES[expected];
+    for (const c of [...named, ...(oracle?.chainName !== undefined ? [oracle] : [])]) {
+      if (c.chainName !== want) {
+        problems.push(`${c.name === "oracle" ? "the oracle" : `build ${c.name}`} serves chain "${c.chainName}", but the chain profile is ${expected} ("${want}")`);
+      }
+    }
+  }
+  return problems;
+}
+
+export interface StartupOptions {
+  builds: readonly Build[];
+  grpc: ReadonlyMap<string, GrpcTarget>;
+  jsonrpc: ReadonlyMap<string, JsonRpcTarget>;
+  oracle?: { target: JsonRpcTarget; limits: JsonRpcLimits };
+  /** The chain profile's network; absent = any chain is accepted. */
+  network?: Network;
+  /** Find the tip (the chain profile has dynamic anchors). */
+  needTip?: boolean;
+}
+
+/** Contacts every build (in parallel) and the oracle once; then the tip, when asked for. */
+export async function gatherStartupFacts(o: StartupOptions): Promise<StartupFacts> {
+  const versions = new Map<string, string>();
+  const [contacts, oracleInfo] = await Promise.all([
+    Promise.all(o.builds.map(async (b): Promise<Contact | undefined> => {
+      const grpc = o.grpc.get(b.name);
+      if (grpc) {
+        const { contact, protocolVersion } = await contactGrpc(b.name, grpc, b);
+        if (protocolVersion) versions.set(b.name, protocolVersion);
+        return contact;
+      }
+      const jsonrpc = o.jsonrpc.get(b.name);
+      return jsonrpc ? (await contactJsonRpc(b.name, jsonrpc, b)).contact : undefined;
+    })),
+    o.oracle ? contactJsonRpc("oracle", o.oracle.target, o.oracle.limits) : undefined,
+  ]);
+  for (const b of o.builds) if (b.protocolVersion) versions.set(b.name, b.protocolVersion);
+  const builds = contacts.filter((c): c is Contact => c !== undefined);
+  let tip = oracleInfo?.tip;
+  if (o.needTip && !tip) {
+    for (const b of o.builds) {
+      const target = o.grpc.get(b.name);
+      if (!target || !builds.find((c) => c.name === b.name)?.reached) continue;
+      tip = await tipFromGrpc(target, b);
+      if (tip) break;
+    }
+  }
+  const preflight: Preflight = {
+    builds, ...(oracleInfo ? { oracle: oracleInfo.contact } : {}),
+    problems: preflightProblems(builds, oracleInfo?.contact, o.network), forced: false,
+  };
+  return { preflight, protocolVersions: versions, ...(tip ? { tip } : {}) };
+}
+
+/** Raised when the preflight found a reason to stop and --force was not given. */
+export class PreflightError extends Error {
+  constructor(readonly preflight: Preflight) {
+    super(`preflight: ${preflight.problems.join("\n  ")}\n  (check the config's endpoints and chain, or pass --force to run anyway)`);
+  }
+}
