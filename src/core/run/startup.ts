@@ -19,7 +19,7 @@ export interface StartupFacts {
   preflight: Preflight;
   /** Per build: declared in the config, else what GetLightdInfo said. */
   protocolVersions: Map<string, string>;
-  tip?: { height: number; hash: string };
+  tip?: Tip;
 }
 
 /** The chain names servers report for each network (LightdInfo.chainName, getblockchaininfo.chain). */
@@ -80,7 +80,7 @@ async function contactGrpc(name: string, target: GrpcTarget, limits: Limits): Pr
 
 interface ChainInfo {
   contact: Contact;
-  tip?: { height: number; hash: string };
+  tip?: Tip;
 }
 
 async function contactJsonRpc(name: string, target: JsonRpcTarget, limits: JsonRpcLimits): Promise<ChainInfo> {
@@ -96,9 +96,26 @@ async function contactJsonRpc(name: string, target: JsonRpcTarget, limits: JsonR
   return { contact, ...(tip ? { tip } : {}) };
 }
 
-async function tipFromGrpc(target: GrpcTarget, limits: Limits): Promise<{ height: number; hash: string } | undefined> {
+export type Tip = { height: number; hash: string };
+
+async function tipFromOracle(target: JsonRpcTarget, limits: JsonRpcLimits): Promise<Tip | undefined> {
+  return (await contactJsonRpc("oracle", target, limits)).tip;
+}
+
+async function tipFromGrpc(target: GrpcTarget, limits: Limits): Promise<Tip | undefined> {
   const id = decodedAnswer(BlockIDSchema, await target.call(CompactTxStreamer.method.getLatestBlock, create(ChainSpecSchema), grpcLimits(limits)));
   return id ? { height: Number(id.height), hash: Buffer.from(id.hash).reverse().toString("hex") } : undefined;
+}
+
+/** The tip: from the oracle when there is one, else from the first build whose GetLatestBlock answers. */
+export async function chainTip(o: { oracle?: { target: JsonRpcTarget; limits: JsonRpcLimits }; builds: readonly { build: Build; target: GrpcTarget }[] }): Promise<Tip | undefined> {
+  const fromOracle = o.oracle ? await tipFromOracle(o.oracle.target, o.oracle.limits) : undefined;
+  if (fromOracle) return fromOracle;
+  for (const { build, target } of o.builds) {
+    const tip = await tipFromGrpc(target, build);
+    if (tip) return tip;
+  }
+  return undefined;
 }
 
 /** Why these contacts should stop the run: nothing reached, or a chain other than the profile's. */
@@ -152,15 +169,8 @@ export async function gatherStartupFacts(o: StartupOptions): Promise<StartupFact
   ]);
   for (const b of o.builds) if (b.protocolVersion) versions.set(b.name, b.protocolVersion);
   const builds = contacts.filter((c): c is Contact => c !== undefined);
-  let tip = oracleInfo?.tip;
-  if (o.needTip && !tip) {
-    for (const b of o.builds) {
-      const target = o.grpc.get(b.name);
-      if (!target || !builds.find((c) => c.name === b.name)?.reached) continue;
-      tip = await tipFromGrpc(target, b);
-      if (tip) break;
-    }
-  }
+  const reached = o.builds.filter((b) => o.grpc.has(b.name) && builds.find((c) => c.name === b.name)?.reached);
+  const tip = oracleInfo?.tip ?? (o.needTip ? await chainTip({ builds: reached.map((b) => ({ build: b, target: o.grpc.get(b.name)! })) }) : undefined);
   const preflight: Preflight = {
     builds, ...(oracleInfo ? { oracle: oracleInfo.contact } : {}),
     problems: preflightProblems(builds, oracleInfo?.contact, o.network), forced: false,
