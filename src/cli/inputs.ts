@@ -13,7 +13,7 @@ import { ConfigError, DEFAULT_LIMITS, isInsecure, loadConfig, type RunConfig } f
 import { ProblemsError } from "../core/io/located-yaml.js";
 import { PreflightError } from "../core/run/startup.js";
 import type { Output } from "./output.js";
-import { selectCases, type CaseFilter } from "./select.js";
+import { SelectionError, selectCases, type CaseFilter } from "./select.js";
 
 export interface CorpusOptions extends CaseFilter {
   cases: string;
@@ -43,7 +43,7 @@ export async function guarded<T>(out: Output, load: () => T | Promise<T>): Promi
   try {
     return await load();
   } catch (e) {
-    if (e instanceof ProblemsError || e instanceof ConfigError || e instanceof InputError || e instanceof PreflightError) {
+    if (e instanceof ProblemsError || e instanceof ConfigError || e instanceof InputError || e instanceof PreflightError || e instanceof SelectionError) {
       out.stderr(e.message);
       return 2;
     }
