@@ -2,6 +2,7 @@
 // declares them, their options and help, and turns their results into exit codes.
 
 import { Command, InvalidArgumentError } from "commander";
+import { casesOption } from "./cases-option.js";
 import { decodeCommand } from "./decode.js";
 import { casesCommand } from "./cases.js";
 import { coverageCommand } from "./coverage.js";
@@ -46,7 +47,7 @@ program.command("decode")
 
 program.command("cases")
   .description("list the corpus: one entry per case with id, method and transport")
-  .option("--cases <dir>", "corpus folder", "cases")
+  .addOption(casesOption("corpus folder"))
   .option("--json", "print a JSON array instead of a table")
   .action(async (opts: { cases: string; json?: boolean }) => {
     process.exitCode = await casesCommand(opts, io);
@@ -57,7 +58,7 @@ const profileList = (value: string, previous: ProfileName[] = []) => [...previou
 
 function corpusOptions(cmd: Command): Command {
   return cmd
-    .option("--cases <dir>", "corpus folder", "cases")
+    .addOption(casesOption("corpus folder"))
     .option("--ledger <file>", "known-quirks ledger (default <cases>/quirks.yaml)")
     .option("--case <pattern>", "only cases whose id matches (* wildcard); repeatable", collect)
     .option("--method <name>", "only cases of this rpc or JSON-RPC method; repeatable", collect)
@@ -115,7 +116,7 @@ fixtureOptions(corpusOptions(program.command("record")
 
 program.command("coverage")
   .description("list the rpcs, request fields, enum values and JSON-RPC methods that no case exercises (requests planned with a chain profile's anchors)")
-  .option("--cases <dir>", "corpus folder", "cases")
+  .addOption(casesOption("corpus folder"))
   .option("--chain <name>", "chain profile whose anchors plan the requests (cases/chains/<name>.yaml)", "fixture")
   .option("--json", "print a stable JSON object instead of text")
   .action(async (opts: { cases: string; chain: string; json?: boolean }) => {

@@ -2,6 +2,7 @@
 // (requests name chain positions as cases do) and the chain's name — from a config file
 // and its chain profile, or from the embedded fixture network.
 
+import { SHIPPED_CASES } from "../core/corpus/shipped.js";
 import type { Anchors } from "../core/corpus/anchors.js";
 import { loadChainProfile, withDynamic } from "../core/corpus/chain-profile.js";
 import { ProblemsError } from "../core/io/located-yaml.js";
@@ -52,7 +53,7 @@ export async function probeInputs(o: ProbeChoice, out: Output): Promise<ProbeInp
     for (const b of builds) for (const ep of [b.grpc, b.jsonrpc]) if (ep && isInsecure(ep)) out.stderr(`WARNING: TLS certificate verification is OFF for build ${b.name} (${ep.url})`);
     let profile;
     try {
-      profile = loadChainProfile(o.cases ?? "cases", config.chain);
+      profile = loadChainProfile(o.cases ?? SHIPPED_CASES, config.chain);
     } catch (e) {
       if (e instanceof ProblemsError) throw e;
       throw new InputError(`${o.config}: chain: ${(e as Error).message}`);

@@ -5,6 +5,7 @@
 // million blocks against the fixture. Exit 0 when every divergence is known to the
 // ledger, 1 when any is new or the sweep could not finish, 2 for bad input.
 
+import { SHIPPED_CASES } from "../core/corpus/shipped.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PoolType } from "../zcash/gen/walletrpc/service_pb.js";
@@ -75,7 +76,7 @@ function count(name: string, text: string | undefined, fallback: number, min = 1
 }
 
 function ledgerFor(o: SweepCommandOptions): Quirk[] {
-  const path = o.ledger ?? join(o.cases ?? "cases", "quirks.yaml");
+  const path = o.ledger ?? join(o.cases ?? SHIPPED_CASES, "quirks.yaml");
   if (o.ledger && !existsSync(o.ledger)) throw new InputError(`ledger file not found: ${o.ledger}`);
   return existsSync(path) ? loadLedger(path) : [];
 }
