@@ -14,6 +14,8 @@ import { ProblemsError } from "../core/io/located-yaml.js";
 import { PreflightError } from "../core/run/startup.js";
 import type { Output } from "./output.js";
 import { SelectionError, selectCases, type CaseFilter } from "./select.js";
+import { ChainFileError } from "../zcash/fixture/chain/real.js";
+import type { NetworkName } from "../zcash/codec/network.js";
 
 export interface CorpusOptions extends CaseFilter {
   cases: string;
@@ -43,7 +45,7 @@ export async function guarded<T>(out: Output, load: () => T | Promise<T>): Promi
   try {
     return await load();
   } catch (e) {
-    if (e instanceof ProblemsError || e instanceof ConfigError || e instanceof InputError || e instanceof PreflightError || e instanceof SelectionError) {
+    if (e instanceof ProblemsError || e instanceof ConfigError || e instanceof InputError || e instanceof PreflightError || e instanceof SelectionError || e instanceof ChainFileError) {
       out.stderr(e.message);
       return 2;
     }
@@ -76,13 +78,18 @@ export function inputsFromConfig(o: CorpusOptions & { config: string }, out: Out
 
 export interface FixtureChoice {
   chainFile?: string;
+  /** The network of the chain file, when its blocks do not tell. */
+  network?: NetworkName;
   profiles?: ProfileName[];
 }
 
 export async function inputsFromFixture(o: CorpusOptions & FixtureChoice, out: Output): Promise<RunInputs> {
   const loaded = loadCorpusAndLedger(o);
   out.stderr("Starting the embedded fixture network (emulated builds, not the real servers)…");
-  const network = await startFixtureNetwork({ ...(o.chainFile ? { chain: o.chainFile } : {}), ...(o.profiles ? { profiles: o.profiles } : {}) });
+  if (o.network && !o.chainFile) throw new InputError("--network names the network of a --chain file; give --chain too");
+  const network = await startFixtureNetwork({
+    ...(o.chainFile ? { chain: o.chainFile } : {}), ...(o.network ? { network: o.network } : {}), ...(o.profiles ? { profiles: o.profiles } : {}),
+  });
   const config: RunConfig = {
     file: "(fixture network)",
     chain: "fixture",

@@ -29,6 +29,9 @@ function oneOf<T extends string>(values: readonly T[]) {
   };
 }
 
+const NETWORKS = ["mainnet", "testnet", "regtest"] as const;
+type NetworkName = (typeof NETWORKS)[number];
+
 const program = new Command()
   .name("zconform")
   .description("Checks Zcash lightwallet servers (CompactTxStreamer gRPC, Zebra-style JSON-RPC) byte for byte, " +
@@ -39,7 +42,7 @@ const program = new Command()
 program.command("decode")
   .description("decode raw Zcash blocks (a file of hex lines, or a .bin block) to one JSON object per block")
   .argument("<file>", "file of raw block hex, one block per line, or a binary .bin block")
-  .option("--network <name>", "network for address encoding: mainnet, testnet or regtest", oneOf(["mainnet", "testnet", "regtest"] as const))
+  .option("--network <name>", "network for address encoding: mainnet, testnet or regtest", oneOf(NETWORKS))
   .option("--compact", "print the derived CompactBlock (protobuf JSON, all pools) instead")
   .action(async (file: string, opts: { network?: "mainnet" | "testnet" | "regtest"; compact?: boolean }) => {
     process.exitCode = await decodeCommand(file, opts, io);
@@ -68,6 +71,7 @@ function corpusOptions(cmd: Command): Command {
 function fixtureOptions(cmd: Command): Command {
   return cmd
     .option("--chain <file>", "fixture: serve real raw blocks from this file instead of the synthetic chain")
+    .option("--network <name>", "fixture --chain: the blocks' network when they do not start at genesis (mainnet, testnet, regtest)", oneOf(NETWORKS))
     .option("--profile <name>", `fixture: serve only these profiles (${PROFILE_NAMES.join(", ")}); repeatable`, profileList);
 }
 
@@ -80,11 +84,12 @@ function reportOptions(cmd: Command): Command {
     .option("-q, --quiet", "no terminal report");
 }
 
-type RunLikeCli = { chain?: string; profile?: ProfileName[] } & Record<string, unknown>;
+type RunLikeCli = { chain?: string; profile?: ProfileName[]; network?: NetworkName } & Record<string, unknown>;
 const runLike = (opts: RunLikeCli) => runLikeCommand({
   ...(opts as unknown as RunLikeOptions),
   ...(opts.chain ? { chainFile: opts.chain } : {}),
   ...(opts.profile ? { profiles: opts.profile } : {}),
+  ...(opts.network ? { network: opts.network } : {}),
 }, io);
 
 reportOptions(corpusOptions(program.command("run")
@@ -127,6 +132,7 @@ program.command("fixture")
   .description("start the embedded fixture network and print its endpoints as one JSON line; runs until SIGINT/SIGTERM")
   .option("--profile <name>", `profiles to serve (default all: ${PROFILE_NAMES.join(", ")}); repeatable`, profileList)
   .option("--chain <file>", "serve real raw blocks from this file (hex lines or .bin) instead of the synthetic chain")
+  .option("--network <name>", "the blocks' network when they do not start at genesis (mainnet, testnet, regtest)", oneOf(NETWORKS))
   .option("--host <address>", "address to listen on", "127.0.0.1")
   .option("--accept-transactions", "acknowledge decodable transactions in SendTransaction (nothing is added to the chain)")
   .action(async (opts) => {
@@ -136,4 +142,11 @@ program.command("fixture")
 // sweep, merge, latency, wirecost, and --shard on run and demo.
 registerPerformanceCommands(program, io);
 
-await program.parseAsync(process.argv);
+// Every expected error is handled where it arises (exit 2 with its message); anything
+// else still ends as one line, not a stack trace. ZCONFORM_DEBUG=1 shows the stack.
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  io.stderr(`zconform: ${process.env.ZCONFORM_DEBUG ? (e as Error).stack : String((e as Error).message ?? e).split("\n")[0]}`);
+  process.exit(2);
+}

@@ -28,7 +28,7 @@ describe("selectCases", () => {
 
   test("a case pattern that matches nothing is an error with the nearest ids", () => {
     expect(() => selectCases(CORPUS, { case: ["GetBlock/at-6"] })).toThrow("--case GetBlock/at-6: no case matches (did you mean GetBlock/at-5,");
-    expect(() => selectCases(CORPUS, { case: ["raw-5"], method: ["GetBlock"] })).toThrow("--case raw-5: no case of GetBlock matches (did you mean at-5,");
+    expect(() => selectCases(CORPUS, { case: ["raw-5"], method: ["GetBlock"] })).toThrow("--case raw-5: no case of GetBlock matches (did you mean GetBlock/at-5,");
   });
 
   test("nearest ranks by edit distance", () => {

@@ -66,7 +66,9 @@ export function selectCases(cases: readonly Case[], f: CaseFilter): Case[] {
     const hits = byCasePattern(inMethods, p);
     if (hits.length === 0) {
       const among = methods.size > 0 ? ` of ${[...methods].join(", ")}` : "";
-      const names = nearest(p, inMethods.flatMap((c) => (p.includes("/") ? [c.id] : [c.id, nameOf(c.id)])));
+      // A bare name is compared with case names, a full pattern with ids; ids are shown.
+      const key = (c: Case) => (p.includes("/") ? c.id : nameOf(c.id));
+      const names = nearest(p, inMethods.map(key)).flatMap((n) => inMethods.filter((c) => key(c) === n).map((c) => c.id)).slice(0, 3);
       throw new SelectionError(`--case ${p}: no case${among} matches${didYouMean(names)}`);
     }
     hits.forEach((c) => chosen.add(c));

@@ -1,7 +1,7 @@
 // Loads the corpus: cases/grpc/<Rpc>.yaml and cases/jsonrpc/<method>.yaml. Every problem
 // is collected (not just the first) and reported with file, line and field.
 
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { Ajv } from "ajv";
 import semver from "semver";
@@ -112,6 +112,9 @@ function yamlFiles(dir: string): string[] {
 
 /** Every case under `root` (the cases/ folder), in file then declaration order. */
 export function loadCorpus(root: string): Case[] {
+  if (!existsSync(join(root, "grpc")) && !existsSync(join(root, "jsonrpc"))) {
+    throw new ProblemsError([{ file: root, line: 0, field: "", message: `not a corpus folder: it has neither grpc/ nor jsonrpc/${existsSync(root) ? "" : " (it does not exist)"}` }]);
+  }
   const problems: Problem[] = [];
   const cases: Case[] = [];
   for (const transport of ["grpc", "jsonrpc"] as const) {
