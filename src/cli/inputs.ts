@@ -8,6 +8,7 @@ import { loadChainProfile, type ChainProfile } from "../core/corpus/chain-profil
 import type { Case } from "../core/corpus/case.js";
 import { loadCorpus } from "../core/corpus/load.js";
 import { startFixtureNetwork, type FixtureNetwork, type ProfileName } from "../zcash/fixture/network.js";
+import { fixtureDeadlineMs } from "../zcash/fixture/deadline.js";
 import { loadLedger, type Quirk } from "../core/ledger/quirk.js";
 import { ConfigError, DEFAULT_LIMITS, isInsecure, loadConfig, type RunConfig } from "../core/targets/config.js";
 import { ProblemsError } from "../core/io/located-yaml.js";
@@ -95,7 +96,7 @@ export async function inputsFromFixture(o: CorpusOptions & FixtureChoice, out: O
     chain: "fixture",
     oracle: { jsonrpc: { url: network.jsonrpc, auth: { kind: "cookie", cookieFile: network.cookie } }, source: { file: "(fixture network)", line: 0 } },
     defaults: DEFAULT_LIMITS,
-    builds: network.builds({ deadlineMs: 15_000 }),
+    builds: network.builds({ deadlineMs: await fixtureDeadlineMs(network) }),
   };
   const chain: ChainProfile = { name: "fixture", network: network.model.network.name, anchors: network.anchors, dynamic: {} };
   return { config, chain, network, ...loaded };
