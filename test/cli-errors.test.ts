@@ -15,7 +15,7 @@ const notAtGenesis = () => chainPath("zebra", "blocks", "testnet", "block-test-0
 
 const CASES: [string, () => string[], RegExp][] = [
   ["decode: a missing file", () => ["decode", "/nonexistent/blocks.txt"], /^\/nonexistent\/blocks\.txt: cannot read/],
-  ["cases: a missing corpus folder", () => ["cases", "--cases", "/nonexistent"], /^\/nonexistent:0: not a corpus folder/],
+  ["cases: a missing corpus folder", () => ["cases", "--cases", "/nonexistent"], /^\/nonexistent:0: corpus folder not found$/],
   ["run: a missing config", () => ["run", "-c", "/nonexistent.yaml"], /^config file not found: \/nonexistent\.yaml/],
   ["demo: a method no case has", () => ["demo", "--method", "GetBlok"], /^--method GetBlok: no case of this method in the corpus \(did you mean GetBlock/],
   ["demo: a case pattern that matches nothing", () => ["demo", "--case", "GetBlock/no-such-case"], /^--case GetBlock\/no-such-case: no case matches \(did you mean /],
