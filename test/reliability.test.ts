@@ -77,7 +77,7 @@ const ATTACKS: Row[] = [
 
 function faultBehaviour(r: FaultRow): string {
   const parts: string[] = [];
-  parts.push(r.fault ? `fault \`${r.fault}\`${r.code !== undefined ? ` (gRPC code ${r.code})` : ""}` : "no fault: an answer");
+  parts.push(r.fault ? `fault \`${r.fault}\`${r.code === null ? " (no gRPC code: the client gave up)" : r.code !== undefined ? ` (gRPC code ${r.code})` : ""}` : "no fault: an answer");
   if (r.kept !== undefined) parts.push(`keeps the ${r.kept} messages that arrived`);
   if (r.verdict) parts.push(`verdict ${r.verdict}`);
   if (r.divergence) parts.push(`divergence ${r.divergence.kind}${r.divergence.path ? ` at ${r.divergence.path}` : ""}`);

@@ -7,11 +7,14 @@
 import { startFixtureNetwork, type ProfileName } from "../zcash/fixture/network.js";
 import { describeChain } from "../zcash/fixture/chain/index.js";
 import { startRealServers, realBuildName, type RealServers } from "../zcash/real/servers.js";
+import type { NetworkName } from "../zcash/codec/network.js";
+import { guarded } from "./inputs.js";
 import type { Output } from "./output.js";
 
 export interface FixtureOptions {
   profile?: ProfileName[];
   chain?: string;
+  network?: NetworkName;
   host?: string;
   acceptTransactions?: boolean;
   /** Also start the installed real servers against the fixture's JSON-RPC. */
@@ -19,12 +22,18 @@ export interface FixtureOptions {
 }
 
 export async function fixtureCommand(o: FixtureOptions, out: Output): Promise<number> {
-  const net = await startFixtureNetwork({
+  if (o.network && !o.chain) {
+    out.stderr("--network names the network of a --chain file; give --chain too");
+    return 2;
+  }
+  const net = await guarded(out, () => startFixtureNetwork({
     ...(o.profile && o.profile.length > 0 ? { profiles: o.profile } : {}),
     ...(o.chain ? { chain: o.chain } : {}),
+    ...(o.network ? { network: o.network } : {}),
     ...(o.host ? { host: o.host } : {}),
     acceptTransactions: o.acceptTransactions ?? false,
-  });
+  }));
+  if (typeof net === "number") return net;
   let real: RealServers | undefined;
   if (o.real) {
     try {

@@ -9,12 +9,16 @@ import type { Case } from "../core/corpus/case.js";
 import { loadCorpus } from "../core/corpus/load.js";
 import { startFixtureNetwork, type FixtureNetwork, type ProfileName } from "../zcash/fixture/network.js";
 import { startRealServers } from "../zcash/real/servers.js";
+import { fixtureDeadlineMs } from "../zcash/fixture/deadline.js";
 import { loadLedger, type Quirk } from "../core/ledger/quirk.js";
 import { ConfigError, DEFAULT_LIMITS, describeEndpoint, isInsecure, loadConfig, type RunConfig } from "../core/targets/config.js";
 import { ProblemsError } from "../core/io/located-yaml.js";
 import { ReportWriteError } from "../core/run/session.js";
+import { PreflightError } from "../core/run/preflight.js";
 import type { Output } from "./output.js";
-import { selectCases, type CaseFilter } from "./select.js";
+import { SelectionError, selectCases, type CaseFilter } from "./select.js";
+import { ChainFileError } from "../zcash/fixture/chain/real.js";
+import type { NetworkName } from "../zcash/codec/network.js";
 import { lightwalletProtocol } from "../zcash/protocol.js";
 
 export interface CorpusOptions extends CaseFilter {
@@ -45,7 +49,7 @@ export async function guarded<T>(out: Output, load: () => T | Promise<T>): Promi
   try {
     return await load();
   } catch (e) {
-    if (e instanceof ProblemsError || e instanceof ConfigError || e instanceof InputError || e instanceof ReportWriteError) {
+    if (e instanceof ProblemsError || e instanceof ConfigError || e instanceof InputError || e instanceof ReportWriteError || e instanceof PreflightError || e instanceof SelectionError || e instanceof ChainFileError) {
       out.stderr(e.message);
       return 2;
     }
@@ -78,6 +82,8 @@ export function inputsFromConfig(o: CorpusOptions & { config: string }, out: Out
 
 export interface FixtureChoice {
   chainFile?: string;
+  /** The network of the chain file, when its blocks do not tell. */
+  network?: NetworkName;
   profiles?: ProfileName[];
   /** Also start the installed real servers (real-servers.yaml) against the fixture's JSON-RPC. */
   real?: boolean;
@@ -105,14 +111,17 @@ async function withRealServers(network: FixtureNetwork, out: Output): Promise<{ 
 export async function inputsFromFixture(o: CorpusOptions & FixtureChoice, out: Output): Promise<RunInputs> {
   const loaded = loadCorpusAndLedger(o);
   out.stderr("Starting the embedded fixture network (emulated builds, not the real servers)…");
-  const started = await startFixtureNetwork({ ...(o.chainFile ? { chain: o.chainFile } : {}), ...(o.profiles ? { profiles: o.profiles } : {}) });
+  if (o.network && !o.chainFile) throw new InputError("--network names the network of a --chain file; give --chain too");
+  const started = await startFixtureNetwork({
+    ...(o.chainFile ? { chain: o.chainFile } : {}), ...(o.network ? { network: o.network } : {}), ...(o.profiles ? { profiles: o.profiles } : {}),
+  });
   const { network, builds: realBuilds } = o.real ? await withRealServers(started, out) : { network: started, builds: [] };
   const config: RunConfig = {
     file: "(fixture network)",
     chain: "fixture",
     oracle: { jsonrpc: { url: network.jsonrpc, auth: { kind: "cookie", cookieFile: network.cookie } }, source: { file: "(fixture network)", line: 0 } },
     defaults: DEFAULT_LIMITS,
-    builds: [...network.builds({ deadlineMs: 15_000 }), ...realBuilds],
+    builds: [...network.builds({ deadlineMs: await fixtureDeadlineMs(network) }), ...realBuilds],
   };
   const chain: ChainProfile = { name: "fixture", network: network.model.network.name, anchors: network.anchors, dynamic: {} };
   return { config, chain, network, ...loaded };

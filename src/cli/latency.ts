@@ -2,6 +2,7 @@
 // ~40 ms plateau as a latency divergence the ledger can explain. Exit 0 when every such
 // divergence is known, 1 when one is new, 2 for bad input.
 
+import { SHIPPED_CASES } from "../core/corpus/shipped.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../core/io/atomic-write.js";
@@ -36,7 +37,7 @@ function count(name: string, text: string | undefined, fallback: number, min: nu
 
 export async function latencyCommand(o: LatencyCommandOptions, out: Output): Promise<number> {
   const prepared = await guarded(out, () => {
-    const ledgerPath = o.ledger ?? join(o.cases ?? "cases", "quirks.yaml");
+    const ledgerPath = o.ledger ?? join(o.cases ?? SHIPPED_CASES, "quirks.yaml");
     if (o.ledger && !existsSync(o.ledger)) throw new InputError(`ledger file not found: ${o.ledger}`);
     return { calls: count("--calls", o.calls, 200, 1), warmup: count("--warmup", o.warmup, 5, 0), ledger: existsSync(ledgerPath) ? loadLedger(ledgerPath) : [] };
   });

@@ -2,6 +2,7 @@
 // declares them, their options and help, and turns their results into exit codes.
 
 import { Command, InvalidArgumentError } from "commander";
+import { casesOption } from "./cases-option.js";
 import { decodeCommand } from "./decode.js";
 import { casesCommand } from "./cases.js";
 import { coverageCommand } from "./coverage.js";
@@ -40,6 +41,8 @@ const EXIT_CODES = [
   "       credentials, broken answers); takes precedence over 1",
   "  130  interrupted by SIGINT, 143 by SIGTERM: reports written with what finished, marked partial",
 ].join("\n");
+const NETWORKS = ["mainnet", "testnet", "regtest"] as const;
+type NetworkName = (typeof NETWORKS)[number];
 
 const program = new Command()
   .name("zconform")
@@ -51,7 +54,7 @@ const program = new Command()
 program.command("decode")
   .description("decode raw Zcash blocks (a file of hex lines, or a .bin block) to one JSON object per block")
   .argument("<file>", "file of raw block hex, one block per line, or a binary .bin block")
-  .option("--network <name>", "network for address encoding: mainnet, testnet or regtest", oneOf(["mainnet", "testnet", "regtest"] as const))
+  .option("--network <name>", "network for address encoding: mainnet, testnet or regtest", oneOf(NETWORKS))
   .option("--compact", "print the derived CompactBlock (protobuf JSON, all pools) instead")
   .action(async (file: string, opts: { network?: "mainnet" | "testnet" | "regtest"; compact?: boolean }) => {
     process.exitCode = await decodeCommand(file, opts, io);
@@ -59,7 +62,7 @@ program.command("decode")
 
 program.command("cases")
   .description("list the corpus: one entry per case with id, method and transport")
-  .option("--cases <dir>", "corpus folder", "cases")
+  .addOption(casesOption("corpus folder"))
   .option("--json", "print a JSON array instead of a table")
   .action(async (opts: { cases: string; json?: boolean }) => {
     process.exitCode = await casesCommand(opts, io);
@@ -70,15 +73,17 @@ const profileList = (value: string, previous: ProfileName[] = []) => [...previou
 
 function corpusOptions(cmd: Command): Command {
   return cmd
-    .option("--cases <dir>", "corpus folder", "cases")
+    .addOption(casesOption("corpus folder"))
     .option("--ledger <file>", "known-quirks ledger (default <cases>/quirks.yaml)")
     .option("--case <pattern>", "only cases whose id matches (* wildcard); repeatable", collect)
-    .option("--method <name>", "only cases of this rpc or JSON-RPC method; repeatable", collect);
+    .option("--method <name>", "only cases of this rpc or JSON-RPC method; repeatable", collect)
+    .option("--force", "run even when the preflight reaches no build or finds the wrong chain");
 }
 
 function fixtureOptions(cmd: Command): Command {
   return cmd
     .option("--chain <file>", "fixture: serve real raw blocks from this file instead of the synthetic chain")
+    .option("--network <name>", "fixture --chain: the blocks' network when they do not start at genesis (mainnet, testnet, regtest)", oneOf(NETWORKS))
     .option("--profile <name>", `fixture: serve only these profiles (${PROFILE_NAMES.join(", ")}); repeatable`, profileList)
     .option("--real", "fixture: also start the installed real servers of real-servers.yaml (lightwalletd, zainod) against the fixture's JSON-RPC, as builds labelled \"<name> <version> (real)\"");
 }
@@ -92,11 +97,12 @@ function reportOptions(cmd: Command): Command {
     .option("-q, --quiet", "no terminal report");
 }
 
-type RunLikeCli = { chain?: string; profile?: ProfileName[] } & Record<string, unknown>;
+type RunLikeCli = { chain?: string; profile?: ProfileName[]; network?: NetworkName } & Record<string, unknown>;
 const runLike = (opts: RunLikeCli) => runLikeCommand({
   ...(opts as unknown as RunLikeOptions),
   ...(opts.chain ? { chainFile: opts.chain } : {}),
   ...(opts.profile ? { profiles: opts.profile } : {}),
+  ...(opts.network ? { network: opts.network } : {}),
 }, io);
 
 reportOptions(corpusOptions(program.command("run")
@@ -145,7 +151,7 @@ program.command("fidelity")
 
 program.command("coverage")
   .description("list the rpcs, request fields, enum values and JSON-RPC methods that no case exercises (requests planned with a chain profile's anchors)")
-  .option("--cases <dir>", "corpus folder", "cases")
+  .addOption(casesOption("corpus folder"))
   .option("--chain <name>", "chain profile whose anchors plan the requests (cases/chains/<name>.yaml)", "fixture")
   .option("--json", "print a stable JSON object instead of text")
   .action(async (opts: { cases: string; chain: string; json?: boolean }) => {
@@ -156,6 +162,7 @@ program.command("fixture")
   .description("start the embedded fixture network and print its endpoints as one JSON line; runs until SIGINT/SIGTERM")
   .option("--profile <name>", `profiles to serve (default all: ${PROFILE_NAMES.join(", ")}); repeatable`, profileList)
   .option("--chain <file>", "serve real raw blocks from this file (hex lines or .bin) instead of the synthetic chain")
+  .option("--network <name>", "the blocks' network when they do not start at genesis (mainnet, testnet, regtest)", oneOf(NETWORKS))
   .option("--host <address>", "address to listen on", "127.0.0.1")
   .option("--accept-transactions", "acknowledge decodable transactions in SendTransaction (nothing is added to the chain)")
   .option("--real", "also start the installed real servers of real-servers.yaml against the fixture's JSON-RPC and print their endpoints")
@@ -178,4 +185,11 @@ program.command("darkside")
 // sweep, merge, latency, wirecost, and --shard on run and demo.
 registerPerformanceCommands(program, io);
 
-await program.parseAsync(process.argv);
+// Every expected error is handled where it arises (exit 2 with its message); anything
+// else still ends as one line, not a stack trace. ZCONFORM_DEBUG=1 shows the stack.
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  io.stderr(`zconform: ${process.env.ZCONFORM_DEBUG ? (e as Error).stack : String((e as Error).message ?? e).split("\n")[0]}`);
+  process.exit(2);
+}

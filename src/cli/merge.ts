@@ -3,6 +3,7 @@
 // file format asked for, fed the merged cases as one event stream. Exit code: the merged
 // run's (0 all known, 1 new, stale or expired), 2 when the reports cannot be merged.
 
+import { SHIPPED_CASES } from "../core/corpus/shipped.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadLedger } from "../core/ledger/quirk.js";
@@ -56,7 +57,7 @@ export function eventsOf(r: JsonReport): RunEvent[] {
 
 export async function mergeCommand(files: readonly string[], o: MergeCommandOptions, out: Output): Promise<number> {
   const merged = await guarded(out, () => {
-    const ledgerPath = o.ledger ?? join(o.cases ?? "cases", "quirks.yaml");
+    const ledgerPath = o.ledger ?? join(o.cases ?? SHIPPED_CASES, "quirks.yaml");
     if (o.ledger && !existsSync(o.ledger)) throw new InputError(`ledger file not found: ${o.ledger}`);
     const ledger = existsSync(ledgerPath) ? loadLedger(ledgerPath) : undefined;
     try {

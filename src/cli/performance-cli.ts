@@ -3,6 +3,7 @@
 // only gains one call; cli.ts still owns parsing and exit codes.
 
 import { Command, InvalidArgumentError } from "commander";
+import { casesOption } from "./cases-option.js";
 import { PROFILE_NAMES, type ProfileName } from "../zcash/fixture/network.js";
 import { latencyCommand } from "./latency.js";
 import { mergeCommand } from "./merge.js";
@@ -47,7 +48,7 @@ export function registerPerformanceCommands(program: Command, io: Output): void 
     .option("--shard <k/n>", "sweep only part k of n of the range (contiguous parts)")
     .option("--long-chain <tip>", "fixture: a generated chain of heights 0..tip, built lazily (for sweeps of a million blocks; serves block rpcs only)")
     .option("--shielded-every <k>", "fixture --long-chain: a shielded transaction every k blocks (0 = none)", "10")
-    .option("--cases <dir>", "corpus folder (for the default ledger <cases>/quirks.yaml)", "cases")
+    .addOption(casesOption("corpus folder (for the default ledger <cases>/quirks.yaml)"))
     .option("--ledger <file>", "known-quirks ledger; sweep divergences match it as method GetBlockRange, case id sweep.GetBlockRange")
     .option("--json <file>", "write the sweep report (JSON) to this file")
     .option("--no-progress", "no progress display (it is shown only when stderr is a terminal)")
@@ -63,7 +64,7 @@ export function registerPerformanceCommands(program: Command, io: Output): void 
     .option("--json <file>", "write the merged JSON report to this file")
     .option("--junit <file>", "write a JUnit XML report of the merged run")
     .option("--html <file>", "write an HTML report of the merged run")
-    .option("--cases <dir>", "corpus folder (for the default ledger <cases>/quirks.yaml)", "cases")
+    .addOption(casesOption("corpus folder (for the default ledger <cases>/quirks.yaml)"))
     .option("--ledger <file>", "the ledger the shards ran with (needed to judge stale entries)")
     .option("--allow-stale", "stale ledger entries do not fail the merged run")
     .option("-q, --quiet", "no terminal report")
@@ -81,7 +82,7 @@ export function registerPerformanceCommands(program: Command, io: Output): void 
     .option("-n, --calls <n>", "timed calls per rpc and build", "200")
     .option("--warmup <n>", "calls per rpc and build before timing, reported apart", "5")
     .option("--parallel", "time all builds at once (default one after the other; builds served by this process would measure each other)")
-    .option("--cases <dir>", "corpus folder: chain profiles (anchors for requests) and the default ledger", "cases")
+    .addOption(casesOption("corpus folder: chain profiles (anchors for requests) and the default ledger"))
     .option("--ledger <file>", "known-quirks ledger; latency divergences match as case id latency.<Rpc>")
     .option("--json <file>", "write the latency report (JSON) to this file")
     .option("-q, --quiet", "no terminal report"))
@@ -95,7 +96,7 @@ export function registerPerformanceCommands(program: Command, io: Output): void 
     .option("-c, --config <file>", "builds config (default: the embedded fixture network)")
     .option("--build <name>", "with --config: only these builds; repeatable", collect)
     .option("-n, --calls <n>", "calls per request (median time reported)", "20")
-    .option("--cases <dir>", "corpus folder: chain profiles (anchors for requests)", "cases")
+    .addOption(casesOption("corpus folder: chain profiles (anchors for requests)"))
     .option("--json <file>", "write the wire-cost report (JSON) to this file")
     .option("-q, --quiet", "no terminal report"))
     .action(async (opts) => {

@@ -2,14 +2,14 @@
 // (requests name chain positions as cases do) and the chain's name — from a config file
 // and its chain profile, or from the embedded fixture network.
 
-import { create, fromBinary } from "@bufbuild/protobuf";
-import { BlockIDSchema, ChainSpecSchema, CompactTxStreamer } from "../zcash/gen/walletrpc/service_pb.js";
+import { SHIPPED_CASES } from "../core/corpus/shipped.js";
 import type { Anchors } from "../core/corpus/anchors.js";
 import { loadChainProfile, withDynamic } from "../core/corpus/chain-profile.js";
 import { ProblemsError } from "../core/io/located-yaml.js";
 import { startFixtureNetwork, type ProfileName } from "../zcash/fixture/network.js";
 import { isInsecure, loadConfig, type Build } from "../core/targets/config.js";
 import { grpcTarget } from "../core/targets/grpc.js";
+import { chainTip, type Tip } from "../zcash/start-facts.js";
 import { InputError } from "./inputs.js";
 import type { Output } from "./output.js";
 
@@ -30,22 +30,13 @@ export interface ProbeInputs {
 }
 
 /** Dynamic anchors (a live chain's tip) from the first build that answers GetLatestBlock. */
-async function liveTip(builds: readonly Build[]): Promise<{ height: number; hash: string } | undefined> {
-  for (const b of builds) {
-    if (!b.grpc) continue;
-    const t = grpcTarget(b.grpc);
-    try {
-      const obs = await t.call(CompactTxStreamer.method.getLatestBlock, create(ChainSpecSchema), { deadlineMs: 10_000 });
-      if (obs.code !== 0 || obs.messages.length !== 1) continue;
-      const id = fromBinary(BlockIDSchema, obs.messages[0]!);
-      return { height: Number(id.height), hash: Buffer.from(id.hash).reverse().toString("hex") };
-    } catch {
-      continue;
-    } finally {
-      await t.close();
-    }
+async function liveTip(builds: readonly Build[]): Promise<Tip | undefined> {
+  const targets = builds.filter((b) => b.grpc).map((b) => ({ build: b, target: grpcTarget(b.grpc!) }));
+  try {
+    return await chainTip({ builds: targets });
+  } finally {
+    await Promise.all(targets.map((t) => t.target.close()));
   }
-  return undefined;
 }
 
 export async function probeInputs(o: ProbeChoice, out: Output): Promise<ProbeInputs> {
@@ -62,7 +53,7 @@ export async function probeInputs(o: ProbeChoice, out: Output): Promise<ProbeInp
     for (const b of builds) for (const ep of [b.grpc, b.jsonrpc]) if (ep && isInsecure(ep)) out.stderr(`WARNING: TLS certificate verification is OFF for build ${b.name} (${ep.url})`);
     let profile;
     try {
-      profile = loadChainProfile(o.cases ?? "cases", config.chain);
+      profile = loadChainProfile(o.cases ?? SHIPPED_CASES, config.chain);
     } catch (e) {
       if (e instanceof ProblemsError) throw e;
       throw new InputError(`${o.config}: chain: ${(e as Error).message}`);

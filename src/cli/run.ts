@@ -30,6 +30,8 @@ export interface RunLikeOptions extends CorpusOptions, ReportOptions, FixtureCho
   allowBroadcast?: boolean;
   /** Folder for the whole bytes of answers above the size results keep. */
   spill?: string;
+  /** Go on despite preflight problems. */
+  force?: boolean;
 }
 
 export async function runLikeCommand(o: RunLikeOptions, out: Output): Promise<number> {
@@ -54,7 +56,7 @@ export async function runLikeCommand(o: RunLikeOptions, out: Output): Promise<nu
     // have) surface here, after the inputs loaded: they are exit 2 like any other.
     const session = await guarded(out, () => runSession({
       config: inputs.config, cases: inputs.cases, chain: inputs.chain, ledger: inputs.ledger, reporters,
-      protocol: lightwalletProtocol, allowStale: o.allowStale, signal: interrupt.signal, allowBroadcast: o.allowBroadcast === true,
+      protocol: lightwalletProtocol, allowStale: o.allowStale, signal: interrupt.signal, allowBroadcast: o.allowBroadcast === true, force: o.force === true,
       ...(o.golden ? { drift: goldenDrift(lightwalletProtocol, o.golden, inputs.chain.name) } : {}),
       ...(o.spill ? { spillDir: o.spill } : {}),
       ...(recorder ? { wholeAnswers: true } : {}),

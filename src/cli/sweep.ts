@@ -5,16 +5,17 @@
 // million blocks against the fixture. Exit 0 when every divergence is known to the
 // ledger, 1 when any is new or the sweep could not finish, 2 for bad input.
 
+import { SHIPPED_CASES } from "../core/corpus/shipped.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { create, fromBinary } from "@bufbuild/protobuf";
-import { BlockIDSchema, ChainSpecSchema, CompactTxStreamer, PoolType } from "../zcash/gen/walletrpc/service_pb.js";
+import { PoolType } from "../zcash/gen/walletrpc/service_pb.js";
 import { writeFileAtomic } from "../core/io/atomic-write.js";
 import { classify } from "../core/ledger/classify.js";
 import { loadLedger, type Quirk } from "../core/ledger/quirk.js";
 import { buildInfo } from "../core/run/session.js";
 import { shardRange, type Shard } from "../modes/shard/shard.js";
-import { ConfigError, describeEndpoint, isInsecure, loadConfig, type Build, type JsonRpcEndpoint } from "../core/targets/config.js";
+import { ConfigError, DEFAULT_LIMITS, describeEndpoint, isInsecure, loadConfig, type Build, type JsonRpcEndpoint, type Limits } from "../core/targets/config.js";
+import { chainTip } from "../zcash/start-facts.js";
 import { grpcTarget, type GrpcTarget } from "../core/targets/grpc.js";
 import { jsonRpcTarget } from "../core/targets/jsonrpc.js";
 import type { ProfileName } from "../zcash/fixture/network.js";
@@ -75,7 +76,7 @@ function count(name: string, text: string | undefined, fallback: number, min = 1
 }
 
 function ledgerFor(o: SweepCommandOptions): Quirk[] {
-  const path = o.ledger ?? join(o.cases ?? "cases", "quirks.yaml");
+  const path = o.ledger ?? join(o.cases ?? SHIPPED_CASES, "quirks.yaml");
   if (o.ledger && !existsSync(o.ledger)) throw new InputError(`ledger file not found: ${o.ledger}`);
   return existsSync(path) ? loadLedger(path) : [];
 }
@@ -84,6 +85,8 @@ interface Inputs {
   builds: Build[];
   oracle?: JsonRpcEndpoint;
   chain: string;
+  /** The oracle's deadline. */
+  defaults: Limits;
   /** The tip when it is known without asking (the fixture). */
   tip?: number;
   close(): Promise<void>;
@@ -103,7 +106,7 @@ async function inputsFor(o: SweepCommandOptions, out: Output): Promise<Inputs> {
     if (builds.length === 0) throw new InputError(`${o.config}: no build with a gRPC endpoint to sweep`);
     if (o.oracle && !config.oracle) throw new InputError(`--oracle: ${o.config} has no oracle`);
     for (const b of builds) if (isInsecure(b.grpc!)) out.stderr(`WARNING: TLS certificate verification is OFF for build ${b.name} (${b.grpc!.url})`);
-    return { builds, ...(o.oracle ? { oracle: config.oracle!.jsonrpc } : {}), chain: config.chain, close: async () => {} };
+    return { builds, ...(o.oracle ? { oracle: config.oracle!.jsonrpc } : {}), chain: config.chain, defaults: config.defaults, close: async () => {} };
   }
   if (o.build) throw new InputError("--build selects builds of a config; against the fixture use --profile");
   const longTip = o.longChain === undefined ? undefined : count("--long-chain", o.longChain, 0);
@@ -115,27 +118,20 @@ async function inputsFor(o: SweepCommandOptions, out: Output): Promise<Inputs> {
     ...(o.shieldedEvery !== undefined ? { shieldedEvery: count("--shielded-every", o.shieldedEvery, 0, 0) } : {}),
     oracle: o.oracle === true,
   });
-  return { builds: f.builds, ...(f.oracle ? { oracle: f.oracle } : {}), chain: `fixture (${f.chainLabel})`, tip: f.tip, close: f.close };
+  return { builds: f.builds, ...(f.oracle ? { oracle: f.oracle } : {}), chain: `fixture (${f.chainLabel})`, defaults: DEFAULT_LIMITS, tip: f.tip, close: f.close };
 }
 
 /** The tip from the oracle when there is one, else from the reference build. */
-async function tipHeight(inputs: Inputs, reference: GrpcTarget): Promise<number> {
+async function tipHeight(inputs: Inputs, reference: { build: Build; target: GrpcTarget }): Promise<number> {
   if (inputs.tip !== undefined) return inputs.tip;
-  if (inputs.oracle) {
-    const t = jsonRpcTarget(inputs.oracle);
-    try {
-      const obs = await t.call("getblockcount", []);
-      const h = JSON.parse(Buffer.from(obs.body).toString("utf8")).result;
-      if (typeof h === "number") return h;
-    } catch {
-      // falls through to the reference build
-    } finally {
-      await t.close();
-    }
+  const oracle = inputs.oracle ? jsonRpcTarget(inputs.oracle) : undefined;
+  try {
+    const tip = await chainTip({ ...(oracle ? { oracle: { target: oracle, limits: { deadlineMs: inputs.defaults.deadlineMs } } } : {}), builds: [reference] });
+    if (!tip) throw new InputError(`cannot find the tip for --to tip: neither the oracle nor ${reference.build.name} said it (GetLatestBlock)`);
+    return tip.height;
+  } finally {
+    await oracle?.close();
   }
-  const obs = await reference.call(CompactTxStreamer.method.getLatestBlock, create(ChainSpecSchema), { deadlineMs: 30_000 });
-  if (obs.code !== 0 || obs.messages.length !== 1) throw new InputError(`cannot find the tip for --to tip: GetLatestBlock failed (${obs.message || obs.code})`);
-  return Number(fromBinary(BlockIDSchema, obs.messages[0]!).height);
 }
 
 function heightArg(name: string, text: string): number {
@@ -168,7 +164,7 @@ export async function sweepCommand(o: SweepCommandOptions, out: Output): Promise
       out.stderr(`--reference: no build named ${reference} (builds: ${[...targets.keys()].join(", ")})`);
       return 2;
     }
-    const to = o.to === undefined || o.to === "tip" ? await tipHeight(inputs, targets.get(reference)!) : heightArg("--to", o.to);
+    const to = o.to === undefined || o.to === "tip" ? await tipHeight(inputs, { build: inputs.builds.find((b) => b.name === reference)!, target: targets.get(reference)! }) : heightArg("--to", o.to);
     if (to < prepared.from) {
       out.stderr(`--to (${to}) is below --from (${prepared.from}); sweeps go upwards`);
       return 2;

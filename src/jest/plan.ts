@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Case } from "../core/corpus/case.js";
 import { loadCorpus } from "../core/corpus/load.js";
+import { SHIPPED_CASES } from "../core/corpus/shipped.js";
 import { selectCases, type CaseFilter } from "../cli/select.js";
 import { fixtureBuildShape, PROFILE_NAMES, type ProfileName } from "../zcash/fixture/network.js";
 import { loadLedger, type Quirk } from "../core/ledger/quirk.js";
@@ -66,7 +67,7 @@ function configBuilds(config: RunConfig): DeclaredBuild[] {
 export function planSuite(o: SuitePlanOptions): SuitePlan {
   if (o.config !== undefined && o.fixture !== undefined) throw new Error("conformanceSuite: give either config or fixture, not both");
   if (o.config === undefined && o.fixture === undefined) throw new Error("conformanceSuite: give config (a file, a RunConfig, or a factory) or fixture");
-  const casesDir = o.cases ?? "cases";
+  const casesDir = o.cases ?? SHIPPED_CASES;
   const all = loadCorpus(casesDir, lightwalletProtocol);
   const f = o.caseFilter;
   const cases = f === undefined ? all : typeof f === "function" ? all.filter(f) : selectCases(all, f);

@@ -1,25 +1,41 @@
-// What a lightwallet run learns before its first case: the chain tip (for `${tip}`
-// anchors) and the protocol version each build speaks.
+// The facts a run starts from, gathered once: every build and the oracle are contacted
+// (GetLightdInfo over gRPC, getblockchaininfo over JSON-RPC) under their own limits,
+// which tells whether they answer, which chain they serve and which protocol version
+// they speak; and the chain's tip, for the dynamic anchors. `run`, `sweep` and the probe
+// commands read these facts from here and nowhere else.
 
 import { create, fromBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
-import type { StartFacts, StartFactsInput } from "../core/run/protocol.js";
-import type { Connections } from "../core/run/runner.js";
-import type { Build } from "../core/targets/config.js";
+import { BlockIDSchema, ChainSpecSchema, CompactTxStreamer, EmptySchema, LightdInfoSchema } from "./gen/walletrpc/service_pb.js";
+import type { Network } from "../core/corpus/chain-profile.js";
+import type { Build, Limits } from "../core/targets/config.js";
+import type { GrpcTarget } from "../core/targets/grpc.js";
 import type { JsonRpcTarget } from "../core/targets/jsonrpc.js";
-import { CompactTxStreamer, ChainSpecSchema, EmptySchema, BlockIDSchema, LightdInfoSchema } from "./gen/walletrpc/service_pb.js";
+import type { GrpcObservation, JsonRpcObservation } from "../core/targets/observation.js";
+import type { Contact, Preflight } from "../core/results/events.js";
+import type { StartFacts, StartFactsInput } from "../core/run/protocol.js";
 
-const getLatest = CompactTxStreamer.method.getLatestBlock;
-const getInfo = CompactTxStreamer.method.getLightdInfo;
+export interface StartupFacts {
+  preflight: Preflight;
+  /** Per build: declared in the config, else what GetLightdInfo said. */
+  protocolVersions: Map<string, string>;
+  tip?: Tip;
+}
 
-/**
- * Startup calls (tip, protocol versions) get the build's own deadline, capped: a build
- * that hangs must not hold the run longer than its cases would.
- */
-const STARTUP_DEADLINE_MS = 10_000;
-const startupDeadline = (b: Build | undefined) => Math.min(b?.deadlineMs ?? STARTUP_DEADLINE_MS, STARTUP_DEADLINE_MS);
+/** The chain names servers report for each network (LightdInfo.chainName, getblockchaininfo.chain). */
+export const CHAIN_NAMES: Readonly<Record<Network, string>> = { mainnet: "main", testnet: "test", regtest: "regtest" };
+
+export function grpcLimits(b: Limits) {
+  return { deadlineMs: b.deadlineMs, maxMessageBytes: b.maxMessageBytes, maxMessages: b.maxStreamMessages };
+}
+
+type JsonRpcLimits = Pick<Limits, "deadlineMs"> & Partial<Pick<Limits, "maxMessageBytes">>;
+
+export function jsonRpcLimits(b: JsonRpcLimits) {
+  return { deadlineMs: b.deadlineMs, ...(b.maxMessageBytes !== undefined ? { maxMessageBytes: b.maxMessageBytes } : {}) };
+}
 
 /** The message of a good unary answer, or undefined: a build's garbage must not end the run. */
-function decodedAnswer<D extends DescMessage>(schema: D, obs: { code: number; messages: Uint8Array[] }): MessageShape<D> | undefined {
+function decodedAnswer<D extends DescMessage>(schema: D, obs: GrpcObservation): MessageShape<D> | undefined {
   if (obs.code !== 0 || obs.messages.length !== 1) return undefined;
   try {
     return fromBinary(schema, obs.messages[0]!);
@@ -28,42 +44,144 @@ function decodedAnswer<D extends DescMessage>(schema: D, obs: { code: number; me
   }
 }
 
-/** The chain tip, from the oracle when there is one, else from the first gRPC build. */
-async function tipOf(oracle: JsonRpcTarget | undefined, conns: Connections, builds: readonly Build[]): Promise<{ height: number; hash: string } | undefined> {
-  if (oracle) {
-    const [count, best] = await Promise.all([oracle.call("getblockcount", []), oracle.call("getbestblockhash", [])]);
-    try {
-      const h = JSON.parse(Buffer.from(count.body).toString("utf8")).result;
-      const hash = JSON.parse(Buffer.from(best.body).toString("utf8")).result;
-      if (typeof h === "number" && typeof hash === "string") return { height: h, hash };
-    } catch {
-      // falls through to the builds
-    }
+function grpcFailure(obs: GrpcObservation): string {
+  if (obs.fault) return obs.fault.detail;
+  if (obs.code !== 0) return `status ${obs.code}${obs.message ? ` ${obs.message}` : ""}`;
+  return `${obs.messages.length === 1 ? "an answer that does not decode" : `${obs.messages.length} messages`} instead of one LightdInfo`;
+}
+
+/** The `result` of a JSON-RPC answer, or a reason why there is none. */
+export function jsonRpcResult(obs: JsonRpcObservation): { result: unknown } | { failure: string } {
+  if (obs.fault) return { failure: obs.fault.detail };
+  try {
+    const body = JSON.parse(Buffer.from(obs.body).toString("utf8")) as { result?: unknown; error?: { message?: string } | null };
+    if (body.error) return { failure: `JSON-RPC error: ${body.error.message ?? JSON.stringify(body.error)}` };
+    return { result: body.result };
+  } catch {
+    return { failure: "an answer that is not JSON" };
   }
-  for (const [name, target] of conns.grpc) {
-    const obs = await target.call(getLatest, create(ChainSpecSchema), { deadlineMs: startupDeadline(builds.find((b) => b.name === name)) });
-    const id = decodedAnswer(BlockIDSchema, obs);
-    if (!id) continue;
-    return { height: Number(id.height), hash: Buffer.from(id.hash).reverse().toString("hex") };
+}
+
+/** A server that answered anything at all (an error status, an oversized message) was reached. */
+const answered = (obs: GrpcObservation | JsonRpcObservation) => obs.fault?.kind !== "unreachable" && obs.fault?.kind !== "timeout";
+
+const elapsed = (t0: number) => Math.round(performance.now() - t0);
+
+async function contactGrpc(name: string, target: GrpcTarget, limits: Limits): Promise<{ contact: Contact; protocolVersion?: string }> {
+  const t0 = performance.now();
+  const obs = await target.call(CompactTxStreamer.method.getLightdInfo, create(EmptySchema), grpcLimits(limits));
+  const info = decodedAnswer(LightdInfoSchema, obs);
+  const contact: Contact = { name, transport: "grpc", reached: answered(obs), ms: elapsed(t0) };
+  if (info?.chainName) contact.chainName = info.chainName;
+  else contact.detail = grpcFailure(obs);
+  return { contact, ...(info?.lightwalletProtocolVersion ? { protocolVersion: info.lightwalletProtocolVersion } : {}) };
+}
+
+interface ChainInfo {
+  contact: Contact;
+  tip?: Tip;
+}
+
+async function contactJsonRpc(name: string, target: JsonRpcTarget, limits: JsonRpcLimits): Promise<ChainInfo> {
+  const t0 = performance.now();
+  const obs = await target.call("getblockchaininfo", [], jsonRpcLimits(limits));
+  const answer = jsonRpcResult(obs);
+  const contact: Contact = { name, transport: "jsonrpc", reached: answered(obs), ms: elapsed(t0) };
+  if ("failure" in answer) return { contact: { ...contact, detail: answer.failure } };
+  const info = answer.result as { chain?: unknown; blocks?: unknown; bestblockhash?: unknown } | null;
+  if (typeof info?.chain === "string") contact.chainName = info.chain;
+  else contact.detail = "getblockchaininfo has no chain name";
+  const tip = typeof info?.blocks === "number" && typeof info.bestblockhash === "string" ? { height: info.blocks, hash: info.bestblockhash } : undefined;
+  return { contact, ...(tip ? { tip } : {}) };
+}
+
+export type Tip = { height: number; hash: string };
+
+async function tipFromOracle(target: JsonRpcTarget, limits: JsonRpcLimits): Promise<Tip | undefined> {
+  return (await contactJsonRpc("oracle", target, limits)).tip;
+}
+
+async function tipFromGrpc(target: GrpcTarget, limits: Limits): Promise<Tip | undefined> {
+  const id = decodedAnswer(BlockIDSchema, await target.call(CompactTxStreamer.method.getLatestBlock, create(ChainSpecSchema), grpcLimits(limits)));
+  return id ? { height: Number(id.height), hash: Buffer.from(id.hash).reverse().toString("hex") } : undefined;
+}
+
+/** The tip: from the oracle when there is one, else from the first build whose GetLatestBlock answers. */
+export async function chainTip(o: { oracle?: { target: JsonRpcTarget; limits: JsonRpcLimits }; builds: readonly { build: Build; target: GrpcTarget }[] }): Promise<Tip | undefined> {
+  const fromOracle = o.oracle ? await tipFromOracle(o.oracle.target, o.oracle.limits) : undefined;
+  if (fromOracle) return fromOracle;
+  for (const { build, target } of o.builds) {
+    const tip = await tipFromGrpc(target, build);
+    if (tip) return tip;
   }
   return undefined;
 }
 
-/** Protocol version per build: declared in the config, else what GetLightdInfo says. */
-async function protocolVersions(builds: readonly Build[], conns: Connections): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  await Promise.all(builds.map(async (b) => {
-    if (b.protocolVersion) return out.set(b.name, b.protocolVersion);
-    const target = conns.grpc.get(b.name);
-    if (!target) return;
-    const obs = await target.call(getInfo, create(EmptySchema), { deadlineMs: startupDeadline(b) });
-    const v = decodedAnswer(LightdInfoSchema, obs)?.lightwalletProtocolVersion;
-    if (v) out.set(b.name, v);
-  }));
-  return out;
+/** Why these contacts should stop the run: nothing reached, or a chain other than the profile's. */
+export function preflightProblems(builds: readonly Contact[], oracle: Contact | undefined, expected: Network | undefined): string[] {
+  const problems: string[] = [];
+  if (builds.length > 0 && !builds.some((c) => c.reached)) {
+    problems.push(`no build could be reached: ${builds.map((c) => `${c.name} (${c.detail ?? "no answer"})`).join("; ")}`);
+  }
+  const named = builds.filter((c) => c.chainName !== undefined);
+  const chains = new Set(named.map((c) => c.chainName));
+  if (chains.size > 1) {
+    problems.push(`the builds serve different chains: ${named.map((c) => `${c.name} says "${c.chainName}"`).join(", ")}`);
+  }
+  if (expected) {
+    const want = CHAIN_NAMES[expected];
+    for (const c of [...named, ...(oracle?.chainName !== undefined ? [oracle] : [])]) {
+      if (c.chainName !== want) {
+        problems.push(`${c.name === "oracle" ? "the oracle" : `build ${c.name}`} serves chain "${c.chainName}", but the chain profile is ${expected} ("${want}")`);
+      }
+    }
+  }
+  return problems;
 }
 
-export async function startFacts(input: StartFactsInput): Promise<StartFacts> {
-  const [tip, protocolVersionsOf] = await Promise.all([tipOf(input.oracle, input.connections, input.builds), protocolVersions(input.builds, input.connections)]);
-  return { ...(tip ? { tip } : {}), protocolVersions: protocolVersionsOf };
+export interface StartupOptions {
+  builds: readonly Build[];
+  grpc: ReadonlyMap<string, GrpcTarget>;
+  jsonrpc: ReadonlyMap<string, JsonRpcTarget>;
+  oracle?: { target: JsonRpcTarget; limits: JsonRpcLimits };
+  /** The chain profile's network; absent = any chain is accepted. */
+  network?: Network;
+  /** Find the tip (the chain profile has dynamic anchors). */
+  needTip?: boolean;
+}
+
+/** Contacts every build (in parallel) and the oracle once; then the tip, when asked for. */
+export async function gatherStartupFacts(o: StartupOptions): Promise<StartupFacts> {
+  const versions = new Map<string, string>();
+  const [contacts, oracleInfo] = await Promise.all([
+    Promise.all(o.builds.map(async (b): Promise<Contact | undefined> => {
+      const grpc = o.grpc.get(b.name);
+      if (grpc) {
+        const { contact, protocolVersion } = await contactGrpc(b.name, grpc, b);
+        if (protocolVersion) versions.set(b.name, protocolVersion);
+        return contact;
+      }
+      const jsonrpc = o.jsonrpc.get(b.name);
+      return jsonrpc ? (await contactJsonRpc(b.name, jsonrpc, b)).contact : undefined;
+    })),
+    o.oracle ? contactJsonRpc("oracle", o.oracle.target, o.oracle.limits) : undefined,
+  ]);
+  for (const b of o.builds) if (b.protocolVersion) versions.set(b.name, b.protocolVersion);
+  const builds = contacts.filter((c): c is Contact => c !== undefined);
+  const reached = o.builds.filter((b) => o.grpc.has(b.name) && builds.find((c) => c.name === b.name)?.reached);
+  const tip = oracleInfo?.tip ?? (o.needTip ? await chainTip({ builds: reached.map((b) => ({ build: b, target: o.grpc.get(b.name)! })) }) : undefined);
+  const preflight: Preflight = {
+    builds, ...(oracleInfo ? { oracle: oracleInfo.contact } : {}),
+    problems: preflightProblems(builds, oracleInfo?.contact, o.network), forced: false,
+  };
+  return { preflight, protocolVersions: versions, ...(tip ? { tip } : {}) };
+}
+
+/** The lightwallet protocol's start-of-run facts (Protocol.startFacts). */
+export function startFacts(input: StartFactsInput): Promise<StartFacts> {
+  return gatherStartupFacts({
+    builds: input.builds, grpc: input.connections.grpc, jsonrpc: input.connections.jsonrpc,
+    ...(input.oracle ? { oracle: { target: input.oracle, limits: { deadlineMs: input.oracleDeadlineMs ?? 30_000 } } } : {}),
+    ...(input.network ? { network: input.network } : {}), needTip: input.needTip ?? true,
+  });
 }

@@ -88,12 +88,18 @@ interface StreamPattern {
   rest: Segment[];
 }
 
+/** The status name of an answer cut off by the client's deadline (answers say "fault:<kind>" alike). */
+export const CLIENT_TIMEOUT = "fault:timeout";
+
 /** Throws on a volatile path that is malformed or names a field the schema lacks. */
 export function canonGrpc(obs: GrpcObservation, schema: DescMessage, options: GrpcCanonOptions): GrpcCanonical {
   const declared = options.volatile ?? [];
   const { status: statusPatterns, stream } = splitPatterns(parseVolatile(declared), schema);
   const excluded: Exclusion[] = [];
-  const status: GrpcStatus = { code: obs.code, name: grpcCodeName(obs.code), message: obs.message };
+  // The client's own deadline is not the server's DEADLINE_EXCEEDED: it is named as the
+  // fault it is, so no report or ledger shape mistakes the one for the other.
+  const name = obs.fault?.kind === "timeout" ? CLIENT_TIMEOUT : grpcCodeName(obs.code);
+  const status: GrpcStatus = { code: obs.code, name, message: obs.message };
   for (const p of statusPatterns) {
     excluded.push({ pattern: p.text, path: "status.message", value: obs.message });
     status.message = "";

@@ -1,7 +1,7 @@
 // Loads the corpus: cases/grpc/<Rpc>.yaml and cases/jsonrpc/<method>.yaml. Every problem
 // is collected (not just the first) and reported with file, line and field.
 
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { INPUT_LIMITS, readInput } from "../io/input-limits.js";
 import { basename, join, relative } from "node:path";
 import { Ajv } from "ajv";
@@ -120,6 +120,7 @@ function yamlFiles(dir: string): string[] {
 
 /** Every case under `root` (the cases/ folder), in file then declaration order. */
 export function loadCorpus(root: string, methods: CorpusMethods): Case[] {
+  if (!existsSync(root)) throw new ProblemsError([{ file: root, line: 0, field: "", message: "corpus folder not found" }]);
   const problems: Problem[] = [];
   const cases: Case[] = [];
   for (const transport of ["grpc", "jsonrpc"] as const) {

@@ -209,4 +209,16 @@ describe("compareObservations (gRPC)", () => {
     const r = compareObservations(a, b, unary());
     expect(kinds(r.divergences)).toEqual([["value", "fault"]]);
   });
+
+  test("the client's deadline is its own timeout, never the server's DEADLINE_EXCEEDED", () => {
+    const detail = "no complete answer within 30000 ms (client deadline)";
+    const timedOut = grpcObs([], { code: 4, message: detail, fault: { kind: "timeout", detail } });
+    const ok = compareObservations(grpcObs([blockId(1n, seq(32))]), timedOut, unary());
+    expect(ok.divergences).toEqual([expect.objectContaining({ kind: "error-vs-ok", leftValue: "OK", rightValue: "fault:timeout" })]);
+    expect(ok.divergences[0]!.detail).toBe(`OK vs fault:timeout (timeout: ${detail})`);
+    expect(ok.divergences[0]!.detail).not.toContain("DEADLINE_EXCEEDED");
+    // A server that really answers DEADLINE_EXCEEDED is told apart from the client giving up.
+    const server = compareObservations(grpcObs([], { code: 4, message: "deadline exceeded" }), timedOut, unary());
+    expect(server.divergences).toEqual([expect.objectContaining({ kind: "error-code", path: "status.code", leftValue: "DEADLINE_EXCEEDED", rightValue: "fault:timeout" })]);
+  });
 });

@@ -32,7 +32,8 @@ export function compareGrpc(a: GrpcCanonical, b: GrpcCanonical, s: Sides): Diver
 /** The divergences, and how the two message sequences lined up (for the patch). */
 export function compareGrpcDetailed(a: GrpcCanonical, b: GrpcCanonical, s: Sides): { divergences: Divergence[]; sequence?: SequenceOutcome } {
   const out: Divergence[] = [];
-  const codeDiffers = a.status.code !== b.status.code;
+  // Names too: a client timeout carries DEADLINE_EXCEEDED's number but is no server status.
+  const codeDiffers = a.status.code !== b.status.code || a.status.name !== b.status.name;
   if (codeDiffers) {
     const kind = a.status.code === 0 || b.status.code === 0 ? "error-vs-ok" : "error-code";
     out.push({
@@ -74,7 +75,7 @@ export function compareGrpcDetailed(a: GrpcCanonical, b: GrpcCanonical, s: Sides
 }
 
 function statusText(c: GrpcCanonical): string {
-  const m = c.status.message ? ` ${brief(c.status.message, 60)}` : "";
+  const m = c.status.message && c.status.message !== c.fault?.detail ? ` ${brief(c.status.message, 60)}` : "";
   const f = c.fault ? ` (${c.fault.kind}: ${c.fault.detail})` : "";
   return `${c.status.name}${m}${f}`;
 }

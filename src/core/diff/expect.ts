@@ -41,5 +41,6 @@ export function expectationDivergences(build: string, c: Canonical, expect: Expe
   if (got === undefined) {
     return [{ ...base, kind: "error-vs-ok", rightValue: grpc ? "OK" : null, detail: `expected ${wanted.join(" or ")}, got a successful answer` }];
   }
-  return [{ ...base, kind: "error-code", rightValue: name(got), detail: `expected ${wanted.join(" or ")}, got ${String(name(got))}${fault}` }];
+  const shown = c.transport === "grpc" && c.fault ? c.status.name : name(got);
+  return [{ ...base, kind: "error-code", rightValue: shown, detail: `expected ${wanted.join(" or ")}, got ${String(shown)}${fault}` }];
 }

@@ -90,6 +90,12 @@ describe("verdictOf", () => {
     ]);
     expect(expectationDivergences("zaino", id(1), e)[0]).toMatchObject({ kind: "error-vs-ok", rightValue: "OK" });
     expect(expectationDivergences("zaino", id(1), { kind: "agree" })).toEqual([]);
+    // A case that expects the server's DEADLINE_EXCEEDED is not met by the client giving up.
+    const detail = "no complete answer within 500 ms (client deadline)";
+    const timedOut = canonOf(grpcObs([], { code: 4, message: detail, fault: { kind: "timeout", detail } }), { schema: BlockIDSchema });
+    expect(expectationDivergences("zaino", timedOut, { kind: "error", codes: ["DEADLINE_EXCEEDED"] })).toEqual([
+      { kind: "error-code", path: "status.code", left: "expected", right: "zaino", leftValue: ["DEADLINE_EXCEEDED"], rightValue: "fault:timeout", detail: `expected DEADLINE_EXCEEDED, got fault:timeout (timeout: ${detail})` },
+    ]);
     const rpc = (body: string) => canonOf(rpcObs(body));
     const re = { kind: "error" as const, codes: [-8, "-5"] };
     expect(expectationDivergences("zebrad", rpc('{"error":{"code":-5,"message":"x"},"id":1}'), re)).toEqual([]);

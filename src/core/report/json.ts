@@ -3,7 +3,7 @@
 // result and a flat list of divergences, each with caseId, method, build, kind, path and
 // quirk (null when new).
 
-import type { BuildInfo, Reporter, RunCondition, RunEvent, RunSummary } from "../results/events.js";
+import type { BuildInfo, Preflight, Reporter, RunCondition, RunEvent, RunSummary } from "../results/events.js";
 import type { CaseResult, ClassifiedDivergence } from "../results/result.js";
 import { writeJsonReport } from "./json-file.js";
 
@@ -22,6 +22,8 @@ export interface JsonReport {
   conditions: RunCondition[];
   shard: { index: number; count: number } | null;
   builds: BuildInfo[];
+  /** What every build and the oracle answered to the first call of the run. */
+  preflight?: Preflight;
   summary: RunSummary | null;
   cases: CaseResult[];
   divergences: ClassifiedDivergence[];
@@ -46,6 +48,7 @@ export function jsonReportFrom(events: readonly RunEvent[]): JsonReport {
     conditions: start.conditions,
     shard: start.shard ?? null,
     builds: start.builds,
+    ...(start.preflight ? { preflight: start.preflight } : {}),
     summary: end?.type === "run-end" ? end.summary : null,
     cases,
     divergences: cases.flatMap((c) => c.divergences),

@@ -3,7 +3,7 @@
 // NO_COLOR and non-TTY output stay plain; a progress line goes to stderr on long runs.
 
 import { Chalk, type ChalkInstance } from "chalk";
-import type { BuildInfo, Reporter, RunCondition, RunEvent, RunSummary } from "../results/events.js";
+import type { BuildInfo, Contact, Reporter, RunCondition, RunEvent, RunSummary } from "../results/events.js";
 import type { CaseResult } from "../results/result.js";
 import { cellStatus, matrixOf, type CellStatus, type MatrixRow } from "./matrix.js";
 import { uncheckedLine } from "../results/unchecked.js";
@@ -15,6 +15,12 @@ export interface TerminalOptions {
   chalk?: ChalkInstance;
   /** Most new divergences listed in full. */
   maxListed?: number;
+}
+
+/** One header line per server the preflight contacted. */
+export function contactLine(c: Contact): string {
+  const said = c.chainName !== undefined ? `chain "${c.chainName}"` : c.detail ?? "no answer";
+  return `${c.name}: ${c.reached ? "reached" : "NOT reached"} over ${c.transport === "grpc" ? "gRPC" : "JSON-RPC"} in ${c.ms} ms, ${said}`;
 }
 
 /** What ✓ means in this run: measured against the oracle, an expected error, or only the other builds. */
@@ -121,6 +127,9 @@ export function terminalReporter(o: TerminalOptions): Reporter {
           o.write(c.dim(`  ${b.name}: ${b.implementation}${b.version ? ` ${b.version}` : ""}${b.protocolVersion ? `, protocol ${b.protocolVersion}` : ""}${b.emulated ? ", EMULATED" : ""}${b.pin ? `, REAL, pinned ${b.pin}` : ""} — ${where}`));
         }
         for (const line of conditionLines(e.conditions, c)) o.write(line);
+        const contacts = [...(e.preflight?.builds ?? []), ...(e.preflight?.oracle ? [e.preflight.oracle] : [])];
+        for (const contact of contacts) o.write(c.dim(`  preflight ${contactLine(contact)}`));
+        if (e.preflight?.forced) o.write(c.yellow(`  preflight problems ignored (--force): ${e.preflight.problems.join("; ")}`));
       } else if (e.type === "case-result") {
         indexed.push({ index: e.index, result: e.result });
         o.progress?.(`[${e.done}/${e.total}] ${e.result.caseId}`);

@@ -26,6 +26,27 @@ export interface BuildInfo {
   jsonrpc?: string;
 }
 
+/** What one server said to the first call of the run. */
+export interface Contact {
+  name: string;
+  transport: "grpc" | "jsonrpc";
+  reached: boolean;
+  /** The chain name the server reports ("main", "test", "regtest"). */
+  chainName?: string;
+  /** Why the server was not reached, or did not say its chain. */
+  detail?: string;
+  ms: number;
+}
+
+export interface Preflight {
+  builds: Contact[];
+  oracle?: Contact;
+  /** Why the run should not go on; empty when all is well. */
+  problems: string[];
+  /** The run went on despite problems (--force). */
+  forced: boolean;
+}
+
 export interface RunSummary {
   cases: number;
   skipped: number;
@@ -58,6 +79,7 @@ export type RunEvent =
     conditions: RunCondition[];
     cases: number;
     shard?: { index: number; count: number };
+    preflight?: Preflight;
   }
   /** `done` counts completions; `index` is the case's place in the plan (reports list cases in plan order). */
   | { type: "case-result"; result: CaseResult; done: number; total: number; index: number }

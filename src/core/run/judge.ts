@@ -60,7 +60,8 @@ export function answerOf(side: string, obs: Observation, canon: Canonical, proto
     return {
       ...base,
       status: obs.fault ? `fault:${obs.fault.kind}` : grpcCodeName(obs.code),
-      code: obs.code === 0 ? null : obs.code,
+      // A client timeout has no status code: the synthesized DEADLINE_EXCEEDED is not the server's.
+      code: obs.code === 0 || obs.fault?.kind === "timeout" ? null : obs.code,
       message: boundStrings(obs.message, keep),
       count: obs.messages.length,
       ...bytes(() => grpcJson(canon)),

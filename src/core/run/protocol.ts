@@ -5,7 +5,9 @@
 // one such value (src/zcash/protocol.ts).
 
 import type { DescService } from "@bufbuild/protobuf";
+import type { Network } from "../corpus/chain-profile.js";
 import type { CorpusMethods } from "../corpus/load.js";
+import type { Preflight } from "../results/events.js";
 import type { Build } from "../targets/config.js";
 import type { JsonRpcTarget } from "../targets/jsonrpc.js";
 import type { PlannedCase } from "./plan.js";
@@ -15,12 +17,20 @@ import type { Connections, OracleSource } from "./runner.js";
 export interface StartFacts {
   tip?: { height: number; hash: string };
   protocolVersions: Map<string, string>;
+  /** Whom the run reached, which chain each said it serves, and why the run should stop. */
+  preflight: Preflight;
 }
 
 export interface StartFactsInput {
   oracle?: JsonRpcTarget;
+  /** The oracle's own deadline for its startup call. */
+  oracleDeadlineMs?: number;
   connections: Connections;
   builds: readonly Build[];
+  /** The chain profile's network; absent = any chain is accepted. */
+  network?: Network;
+  /** Whether the run needs the tip (the chain profile has dynamic anchors); default true. */
+  needTip?: boolean;
 }
 
 export interface Protocol extends CorpusMethods {

@@ -25,6 +25,7 @@ import { runCases, type Connections } from "./runner.js";
 import { OUTCOME_KINDS, outcomesWithDrift, type OutcomeKind } from "../results/outcome.js";
 import { uncheckedSides } from "../results/unchecked.js";
 import { runConditions } from "../targets/conditions.js";
+import { PreflightError } from "./preflight.js";
 
 export interface SessionOptions {
   config: RunConfig;
@@ -51,6 +52,8 @@ export interface SessionOptions {
   spillDir?: string;
   /** Keep every answer whole, however large (goldens need the bytes; the calls' limits still hold). */
   wholeAnswers?: boolean;
+  /** Go on when the preflight finds no reachable build or the wrong chain (it still reports it). */
+  force?: boolean;
 }
 
 export interface SessionResult {
@@ -172,8 +175,15 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   if (o.signal?.aborted) abortAll();
   o.signal?.addEventListener("abort", abortAll, { once: true });
   try {
-    const startInput = { ...(oracleTarget ? { oracle: oracleTarget } : {}), connections: conns, builds: o.config.builds };
-    const { tip, protocolVersions: versions } = await o.protocol.startFacts(startInput);
+    const startInput = {
+      ...(oracleTarget ? { oracle: oracleTarget, oracleDeadlineMs: o.config.defaults.deadlineMs } : {}),
+      connections: conns, builds: o.config.builds, network: o.chain.network, needTip: Object.keys(o.chain.dynamic).length > 0,
+    };
+    const { tip, protocolVersions: versions, preflight } = await o.protocol.startFacts(startInput);
+    if (preflight.problems.length > 0) {
+      if (!o.force) throw new PreflightError(preflight);
+      preflight.forced = true;
+    }
     const broadcastRefused = o.allowBroadcast === true && o.chain.network === "regtest"
       ? serversForbidBroadcast(await o.protocol.serverChains(startInput))
       : undefined;
@@ -185,7 +195,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       startedAt: new Date().toISOString(), chain: o.chain.name, builds,
       ...(o.config.oracle ? { oracle: describeEndpoint(o.config.oracle.jsonrpc) } : {}),
       conditions: runConditions(o.config),
-      cases: planned.length, ...(o.shard ? { shard: o.shard } : {}),
+      cases: planned.length, ...(o.shard ? { shard: o.shard } : {}), preflight,
     });
     const byName = new Map(o.config.builds.map((b) => [b.name, b]));
     const identity = (b: Build) => ({ name: b.name, implementation: b.implementation, version: b.version, protocolVersion: versions.get(b.name) });

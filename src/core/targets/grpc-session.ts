@@ -18,6 +18,8 @@ export interface SessionLease {
 interface Entry {
   session: http2.ClientHttp2Session;
   connected: boolean;
+  /** The server sent its HTTP/2 settings. */
+  spoke: boolean;
   active: number;
 }
 
@@ -79,6 +81,12 @@ export class GrpcConnection {
     const entry = this.entry;
     this.entry = undefined;
     if (!entry || entry.session.destroyed) return Promise.resolve();
+    // A server that accepted the connection but never spoke HTTP/2 would never answer a
+    // graceful close: there is nothing in flight worth waiting for.
+    if (!entry.spoke) {
+      entry.session.destroy();
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       // An idle session is unref'd: without a ref, nothing would keep the process alive
       // until the close it waits for, and a CLI awaiting this would see its event loop
@@ -118,7 +126,10 @@ export class GrpcConnection {
       Object.assign(options, nodeTlsOptions(this.endpoint), { ALPNProtocols: ["h2"] });
     }
     const session = http2.connect(url.origin, options);
-    const entry: Entry = { session, connected: false, active: 0 };
+    const entry: Entry = { session, connected: false, spoke: false, active: 0 };
+    session.once("remoteSettings", () => {
+      entry.spoke = true;
+    });
     session.once("connect", () => {
       entry.connected = true;
       try {

@@ -88,7 +88,7 @@ export function runGrpcStream(
 
     const timer = setTimeout(() => {
       settle(
-        { kind: "timeout", detail: `no complete answer within ${limits.deadlineMs} ms` },
+        { kind: "timeout", detail: `no complete answer within ${limits.deadlineMs} ms (client deadline)` },
         GrpcCode.DEADLINE_EXCEEDED,
       );
     }, limits.deadlineMs);

@@ -122,7 +122,7 @@ export function jsonRpcTarget(endpoint: JsonRpcEndpoint, defaults: JsonRpcTarget
       timedOut = true;
       controller.abort();
     }, deadlineMs);
-    const timeoutFault = (): Fault => ({ kind: "timeout", detail: `no complete answer within ${deadlineMs} ms` });
+    const timeoutFault = (): Fault => ({ kind: "timeout", detail: `no complete answer within ${deadlineMs} ms (client deadline)` });
 
     let headers: Record<string, string>;
     let dispatcher: Agent;

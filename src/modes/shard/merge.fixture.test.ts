@@ -99,6 +99,7 @@ function timeless(r: JsonReport): unknown {
   delete (copy as Partial<JsonReport>).startedAt;
   delete (copy as Partial<JsonReport>).finishedAt;
   if (copy.summary) delete (copy.summary as { durationMs?: number }).durationMs;
+  for (const c of [...(copy.preflight?.builds ?? []), ...(copy.preflight?.oracle ? [copy.preflight.oracle] : [])]) delete (c as { ms?: number }).ms;
   for (const c of copy.cases) {
     for (const a of [...c.answers, ...(c.oracle ? [c.oracle] : [])]) {
       delete (a as { ms?: number }).ms;

@@ -38,8 +38,11 @@ export interface MergeOptions {
   allowStale?: boolean;
 }
 
-/** Fields recomputed by the merge; every other top-level field must agree. */
-const RECOMPUTED = new Set(["startedAt", "finishedAt", "partial", "exitCode", "shard", "summary", "cases", "divergences"]);
+/**
+ * Fields recomputed by the merge; every other top-level field must agree. Each shard ran
+ * its own preflight (timings differ): the merged report keeps the first shard's.
+ */
+const RECOMPUTED = new Set(["startedAt", "finishedAt", "partial", "exitCode", "shard", "summary", "cases", "divergences", "preflight"]);
 
 /** Corpus order: gRPC before JSON-RPC, then file, then line (case id breaks ties). */
 export function corpusOrder(a: CaseResult, b: CaseResult): number {
