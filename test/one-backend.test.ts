@@ -18,12 +18,16 @@ import type { JsonReport } from "../src/core/report/json.js";
 import { failureOf, uncheckedOf } from "../src/jest/format.js";
 import { runCli, spawnCli, waitFor } from "./tools/cli.js";
 import { chainProfileYaml, SMALL_CORPUS, tempDir, type TempDir } from "./tools/temp-corpus.js";
+import { startFaultProxy, type FaultProxy } from "./tools/fault-proxy.js";
+import { RPC_NAMES } from "../src/zcash/lightwallet-rpcs.js";
 
 let fixture: FixtureNetwork;
 let dir: TempDir;
 let closedPort: number;
 let hanging: net.Server;
 let hangPort: number;
+/** A build that passes the preflight (GetLightdInfo answers) and then hangs on every case. */
+let hangsAfterPreflight: FaultProxy;
 let tls: http2.Http2SecureServer | undefined;
 let tlsPort = 0;
 
@@ -84,6 +88,10 @@ beforeAll(async () => {
   hanging = net.createServer((s) => s.on("data", () => undefined).on("error", () => undefined));
   await new Promise<void>((r) => hanging.listen(0, "127.0.0.1", () => r()));
   hangPort = (hanging.address() as AddressInfo).port;
+  hangsAfterPreflight = await startFaultProxy({
+    grpcUpstream: fixture.grpc.reference!,
+    rules: RPC_NAMES.filter((r) => r !== "GetLightdInfo").map((rpc) => ({ transport: "grpc" as const, rpc, fault: { kind: "hang" as const } })),
+  });
   if (haveOpenssl()) {
     const key = join(dir.path, "key.pem");
     const cert = join(dir.path, "cert.pem");
@@ -99,6 +107,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   hanging?.close();
+  await hangsAfterPreflight?.close();
   tls?.close();
   await fixture?.close();
   dir?.remove();
@@ -167,7 +176,9 @@ describe("one build and an oracle, when something cannot be checked", () => {
   test.each(SCENARIOS.map((f, i) => [NAMES[i]!, f] as const))("%s: no pass anywhere, one line saying why, exit 3", async (_name, make) => {
     const s = make();
     if (s.needsTls && !tls) return;
-    const r = await run(s.name, configYaml(s), ["--ledger", join(dir.path, "failure-quirks.yaml")]);
+    // The preflight alone would stop a run whose one build cannot be reached (exit 2, shown
+    // in test/preflight.test.ts); --force goes on, so every case shows what it could not check.
+    const r = await run(s.name, configYaml(s), ["--ledger", join(dir.path, "failure-quirks.yaml"), "--force"]);
 
     // The exit code says "could not check", and the terminal says what to do.
     expect({ scenario: s.name, code: r.code }).toEqual({ scenario: s.name, code: 3 });
@@ -243,7 +254,7 @@ describe("one build and an oracle, all answering", () => {
 describe("interrupted", () => {
   test.each([["SIGINT", 130], ["SIGTERM", 143]] as const)("%s mid-run cuts the hanging call at once, exits %i, writes a partial report", async (sig, code) => {
     const json = join(dir.path, `interrupted-${sig}.json`);
-    const cfg = dir.write(`interrupted-${sig}.config.yaml`, configYaml({ grpc: `{ url: "http://127.0.0.1:${hangPort}" }`, deadlineMs: 60_000 }));
+    const cfg = dir.write(`interrupted-${sig}.config.yaml`, configYaml({ grpc: `{ url: "${hangsAfterPreflight.grpcUrl}" }`, deadlineMs: 60_000 }));
     const files = { stdout: join(dir.path, `${sig}.out`), stderr: join(dir.path, `${sig}.err`) };
     const cli = spawnCli(["run", "-c", cfg, "--cases", join(dir.path, "cases"), "--json", json], { files });
     // The header is printed once the run's first calls are out (and hanging).

@@ -2,7 +2,7 @@
 // its stdout, stderr, exit code and signal collected.
 
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -39,7 +39,8 @@ export function spawnCli(args: readonly string[], o: SpawnOptions = {}): CliRun 
   let err = "";
   child.stdout?.setEncoding("utf8").on("data", (s: string) => (out += s));
   child.stderr?.setEncoding("utf8").on("data", (s: string) => (err += s));
-  const read = (which: "stdout" | "stderr") => (o.files ? readFileSync(o.files[which], "utf8") : which === "stdout" ? out : err);
+  // The files may be gone when a test's folder was removed before its child closed.
+  const read = (which: "stdout" | "stderr") => (o.files ? (existsSync(o.files[which]) ? readFileSync(o.files[which], "utf8") : "") : which === "stdout" ? out : err);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolveExit) => {
     child.on("close", (code, signal) => resolveExit({ code, signal, stdout: read("stdout"), stderr: read("stderr") }));
   });

@@ -73,11 +73,20 @@ export interface GrpcCanonOptions {
   /** Leave messages that no volatile path touches undecoded until `materialize` is
    * called on them: the comparison decodes only the messages that differ. */
   lazy?: boolean;
+  /**
+   * The case declares the stream open-ended: a stream the client ended after a quiet
+   * period (the server kept it open, as the protocol allows) is compared as if the server
+   * had ended it with OK; every message is still compared.
+   */
+  openEnded?: boolean;
 }
 
 /** Options for an rpc, from its descriptor and the case's declarations. */
-export function grpcCanonOptions(method: DescMethod, c: { volatile?: readonly string[]; unordered?: boolean }): GrpcCanonOptions {
-  return { streaming: method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming", volatile: c.volatile, unordered: c.unordered };
+export function grpcCanonOptions(method: DescMethod, c: { volatile?: readonly string[]; unordered?: boolean; openEnded?: unknown }): GrpcCanonOptions {
+  return {
+    streaming: method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming", volatile: c.volatile, unordered: c.unordered,
+    ...(c.openEnded !== undefined ? { openEnded: true } : {}),
+  };
 }
 
 interface StreamPattern {
@@ -100,6 +109,10 @@ export function canonGrpc(obs: GrpcObservation, schema: DescMessage, options: Gr
   // fault it is, so no report or ledger shape mistakes the one for the other.
   const name = obs.fault?.kind === "timeout" ? CLIENT_TIMEOUT : grpcCodeName(obs.code);
   const status: GrpcStatus = { code: obs.code, name, message: obs.message };
+  if (options.openEnded && obs.endedBy === "quiet") {
+    excluded.push({ pattern: "openEnded", path: "status", value: `${name}: ${obs.message}` });
+    Object.assign(status, { code: 0, name: grpcCodeName(0), message: "" });
+  }
   for (const p of statusPatterns) {
     excluded.push({ pattern: p.text, path: "status.message", value: obs.message });
     status.message = "";

@@ -36,6 +36,12 @@ export interface Case {
   volatile: string[];
   /** Stream messages compared as a multiset rather than a sequence. */
   unordered: boolean;
+  /**
+   * A server-streaming rpc whose stream a server may keep open until the chain changes
+   * (GetMempoolStream ends when a block arrives): the client ends it after `quietMs`
+   * without a message, and that end compares as the server's OK. Messages are compared.
+   */
+  openEnded?: { quietMs: number };
   tags: string[];
   /** Lightwallet protocol versions the expectation holds for (semver range), if limited. */
   protocol?: string;

@@ -107,6 +107,18 @@ describe("case files", () => {
     expect(problems).toEqual(['cases/grpc/GetBlock.yaml:5: cases[0].protocol: not a semver range of protocol versions: "v0.4.1 or later" (e.g. ">=0.4.1")']);
   });
 
+  test("openEnded is for server streams only, and says where it was declared", () => {
+    expect(problemsOf([
+      "method: GetBlock",
+      "cases:",
+      "  - id: a",
+      "    request: {}",
+      "    openEnded: { quietMs: 1000 }",
+    ].join("\n"))).toEqual(["cases/grpc/GetBlock.yaml:5: cases[0].openEnded: only a server-streaming rpc can be open-ended; GetBlock is unary"]);
+    const [c] = parseCaseFile("method: GetMempoolStream\ndefaults:\n  openEnded: { quietMs: 1500 }\ncases:\n  - id: a\n    request: {}\n", "cases/grpc/GetMempoolStream.yaml", "grpc", lightwalletProtocol);
+    expect(c!.openEnded).toEqual({ quietMs: 1500 });
+  });
+
   test("JSON-RPC requests must be params arrays", () => {
     expect(() => parseCaseFile("method: getblock\ncases:\n  - id: a\n    request: {x: 1}\n", "cases/jsonrpc/getblock.yaml", "jsonrpc", lightwalletProtocol))
       .toThrow("cases/jsonrpc/getblock.yaml:4: cases[0].request: must be the positional params array");

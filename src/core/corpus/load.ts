@@ -28,6 +28,7 @@ interface RawCase {
   expect?: RawExpect;
   volatile?: string[];
   unordered?: boolean;
+  openEnded?: { quietMs: number };
   tags?: string[];
   protocol?: string;
   chains?: string[];
@@ -94,6 +95,17 @@ export function parseCaseFile(text: string, displayName: string, transport: Tran
         problems.push({ file: displayName, line: located.lineOf(at), field: fieldName(at), message: `not a semver range of protocol versions: "${protocol}" (e.g. ">=0.4.1")` });
       }
       c.protocol = protocol;
+    }
+    const openEnded = raw.openEnded ?? d.openEnded;
+    if (openEnded !== undefined) {
+      const rpc = transport === "grpc" ? methods.service.methods.find((m) => m.name === file.method) : undefined;
+      if (rpc && rpc.methodKind !== "server_streaming") {
+        const at = raw.openEnded !== undefined ? ["cases", i, "openEnded"] : ["defaults", "openEnded"];
+        problems.push({ file: displayName, line: located.lineOf(at), field: fieldName(at), message: `only a server-streaming rpc can be open-ended; ${file.method} is ${rpc.methodKind.replace("_", "-")}` });
+      } else if (transport !== "grpc") {
+        const at = raw.openEnded !== undefined ? ["cases", i, "openEnded"] : ["defaults", "openEnded"];
+        problems.push({ file: displayName, line: located.lineOf(at), field: fieldName(at), message: "only a gRPC stream can be open-ended" });
+      } else c.openEnded = openEnded;
     }
     const chains = raw.chains ?? d.chains;
     if (chains !== undefined) c.chains = chains;

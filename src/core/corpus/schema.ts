@@ -28,6 +28,10 @@ const caseSchema = {
     expect: expectation,
     volatile: { type: "array", items: { type: "string", minLength: 1 } },
     unordered: { type: "boolean" },
+    openEnded: {
+      type: "object", required: ["quietMs"], additionalProperties: false,
+      properties: { quietMs: { type: "integer", minimum: 100, maximum: 600000 } },
+    },
     tags: { type: "array", items: { type: "string", pattern: "^[a-z0-9-]+$" } },
     protocol: { type: "string" },
     chains: { type: "array", items: { type: "string" }, minItems: 1 },
@@ -49,6 +53,7 @@ export const caseFileSchema = {
         expect: expectation,
         volatile: caseSchema.properties.volatile,
         unordered: caseSchema.properties.unordered,
+        openEnded: caseSchema.properties.openEnded,
         tags: caseSchema.properties.tags,
         protocol: caseSchema.properties.protocol,
         chains: caseSchema.properties.chains,

@@ -31,6 +31,8 @@ export interface CompareOptions {
   /** The case's declarations. */
   volatile?: readonly string[];
   unordered?: boolean;
+  /** A stream the client may have ended after a quiet period (see canon/grpc.ts). */
+  openEnded?: boolean;
   /** Compute the JSON Patch; default true. */
   patch?: boolean;
 }
@@ -62,7 +64,7 @@ export function compareObservations(a: Observation, b: Observation, o: CompareOp
   if (same) return { left: o.left, right: o.right, identical: true, divergences: NONE, excluded: NO_EXCLUSIONS, volatile, unordered: false, patch: NONE };
   const schema = o.method?.output ?? o.schema;
   const streaming = o.method ? o.method.methodKind === "server_streaming" || o.method.methodKind === "bidi_streaming" : o.streaming;
-  const opts = { schema, streaming, volatile, unordered: o.unordered, lazy: true };
+  const opts = { schema, streaming, volatile, unordered: o.unordered, lazy: true, ...(o.openEnded ? { openEnded: true } : {}) };
   return compareCanonical(canonOf(a, opts), canonOf(b, opts), o);
 }
 

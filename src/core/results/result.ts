@@ -28,6 +28,8 @@ export interface Answer {
   ms: number;
   firstByteMs?: number;
   fault?: Fault;
+  /** The server kept an open-ended stream open; the client ended it after a quiet period. */
+  endedBy?: "quiet";
   /** The exact bytes as hex: one entry per gRPC message, or the JSON-RPC body; empty when elided. */
   hex: string[];
   /** For an answer above the inline size, instead of its bytes and decoded form. */
@@ -82,6 +84,8 @@ export interface CaseResult {
   volatile: string[];
   excluded: { side: string; paths: string[] }[];
   unordered: boolean;
+  /** Declared open-ended: a stream the client ended after a quiet period compares as OK. */
+  openEnded?: true;
   /** Human-readable differences per compared pair, as JSON Patch; `omittedOps` past the kept ones. */
   patches: { left: string; right: string; ops: PatchOp[]; omittedOps?: number }[];
   /** With --golden: each build's answer against its recorded golden. */

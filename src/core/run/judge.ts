@@ -33,7 +33,7 @@ function canonOptions(pc: PlannedCase): CanonOptions {
   const c = pc.case;
   if (c.transport === "jsonrpc") return { volatile: c.volatile };
   const streaming = pc.rpc!.methodKind === "server_streaming";
-  return { schema: pc.rpc!.output, streaming, volatile: c.volatile, unordered: c.unordered, lazy: true };
+  return { schema: pc.rpc!.output, streaming, volatile: c.volatile, unordered: c.unordered, lazy: true, ...(c.openEnded ? { openEnded: true } : {}) };
 }
 
 export function answerOf(side: string, obs: Observation, canon: Canonical, protocolVersion?: string, keep: Keeping = DEFAULT_KEEPING): Answer {
@@ -54,6 +54,7 @@ export function answerOf(side: string, obs: Observation, canon: Canonical, proto
     ms: Math.round(obs.timing.totalMs * 100) / 100,
     ...(obs.timing.firstByteMs !== undefined ? { firstByteMs: Math.round(obs.timing.firstByteMs * 100) / 100 } : {}),
     ...(obs.fault ? { fault: boundStrings(obs.fault, keep) } : {}),
+    ...(obs.transport === "grpc" && obs.endedBy ? { endedBy: obs.endedBy } : {}),
     ...(protocolVersion ? { protocolVersion } : {}),
   };
   if (obs.transport === "grpc" && canon.transport === "grpc") {

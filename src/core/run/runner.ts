@@ -76,7 +76,9 @@ async function ask(pc: PlannedCase, build: Build, conns: Connections): Promise<O
   const limits = { deadlineMs: build.deadlineMs, maxMessageBytes: build.maxMessageBytes, maxCallBytes: build.maxCallBytes };
   if (c.transport === "grpc") {
     const target = conns.grpc.get(build.name)!;
-    return target.call(pc.rpc!, pc.request as GrpcPlannedRequest, { ...limits, maxMessages: build.maxStreamMessages });
+    return target.call(pc.rpc!, pc.request as GrpcPlannedRequest, {
+      ...limits, maxMessages: build.maxStreamMessages, ...(c.openEnded ? { quietMs: c.openEnded.quietMs } : {}),
+    });
   }
   const target = conns.jsonrpc.get(build.name)!;
   return target.call(c.method, pc.request as unknown[], { ...limits, id: JSONRPC_CASE_ID });
@@ -169,6 +171,7 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
     verdict: j.verdict, outcomes, answers: j.answers, ...(j.oracle ? { oracle: j.oracle } : {}),
     ...(j.olderOracles ? { olderOracles: j.olderOracles } : {}),
     divergences, volatile: c.volatile, excluded: j.excluded, unordered: c.unordered, patches: j.patches.filter((p) => !faulted.has(p.right)),
+    ...(c.openEnded ? { openEnded: true as const } : {}),
   };
 }
 

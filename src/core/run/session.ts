@@ -180,7 +180,8 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       connections: conns, builds: o.config.builds, network: o.chain.network, needTip: Object.keys(o.chain.dynamic).length > 0,
     };
     const { tip, protocolVersions: versions, preflight } = await o.protocol.startFacts(startInput);
-    if (preflight.problems.length > 0) {
+    // Interrupted during the preflight, the run ends as interrupted, not as a failed preflight.
+    if (preflight.problems.length > 0 && !o.signal?.aborted) {
       if (!o.force) throw new PreflightError(preflight);
       preflight.forced = true;
     }

@@ -27,6 +27,8 @@ export interface StreamLimits {
   /** Most payload bytes kept over the whole call; not counted when onMessage takes them. */
   maxCallBytes: number;
   onMessage?: (bytes: Uint8Array, index: number) => void | Promise<void>;
+  /** End an open-ended stream after this long without a message. */
+  quietMs?: number;
 }
 
 const { NGHTTP2_CANCEL } = http2.constants;
@@ -67,6 +69,7 @@ export function runGrpcStream(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(quiet);
       if (fault) {
         obs.fault = fault;
         obs.code = code ?? GrpcCode.UNKNOWN;
@@ -81,6 +84,7 @@ export function runGrpcStream(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(quiet);
       if (!stream.closed) stream.close(NGHTTP2_CANCEL);
       lease.release();
       reject(err);
@@ -92,6 +96,21 @@ export function runGrpcStream(
         GrpcCode.DEADLINE_EXCEEDED,
       );
     }, limits.deadlineMs);
+
+    // Restarted by every message: an open-ended stream is over for the client once the
+    // server has had nothing to say for quietMs.
+    let quiet: ReturnType<typeof setTimeout> | undefined;
+    const hush = (): void => {
+      if (limits.quietMs === undefined) return;
+      clearTimeout(quiet);
+      quiet = setTimeout(() => {
+        obs.code = GrpcCode.CANCELLED;
+        obs.message = `still open after ${limits.quietMs} ms without a message; ended by the client (open-ended stream)`;
+        obs.endedBy = "quiet";
+        settle();
+      }, limits.quietMs);
+    };
+    hush();
 
     stream.on("response", (headers, flags) => {
       if (settled) return;
@@ -171,6 +190,7 @@ export function runGrpcStream(
           );
         }
         obs.messageCount++;
+        hush();
         if (!limits.onMessage) {
           keptBytes += next.length;
           obs.messages.push(next);

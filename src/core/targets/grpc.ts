@@ -71,6 +71,11 @@ export interface GrpcCallOptions {
   /** Extra metadata for this call (added to the endpoint's own headers). */
   headers?: Record<string, string>;
   /**
+   * An open-ended stream: end the call, as answered so far, once no message has come for
+   * this long (see GrpcObservation.endedBy). Unset: wait for the server's status.
+   */
+  quietMs?: number;
+  /**
    * Receives each message payload as it arrives. When set, `messages` stays empty and
    * only `messageCount` grows, so a long sweep stays flat in memory. A returned promise
    * pauses the stream (HTTP/2 flow control) until it settles; if it rejects or the
@@ -165,6 +170,7 @@ export async function callGrpc(
     maxMessages: opts.maxMessages ?? DEFAULT_MAX_MESSAGES,
     maxCallBytes: opts.maxCallBytes ?? DEFAULT_MAX_CALL_BYTES,
     onMessage: opts.onMessage,
+    ...(opts.quietMs !== undefined ? { quietMs: opts.quietMs } : {}),
   };
 
   // A session that received GOAWAY between calls makes request() throw; one fresh

@@ -53,6 +53,12 @@ export interface GrpcObservation {
   wireBytes: number;
   timing: Timing;
   fault?: Fault;
+  /**
+   * "quiet": the server kept the stream open and the client ended it after `quietMs`
+   * without a message (an open-ended stream, such as a mempool stream that ends only when
+   * a block arrives). `code` is then CANCELLED, the client's own doing, and no fault.
+   */
+  endedBy?: "quiet";
 }
 
 export interface JsonRpcObservation {

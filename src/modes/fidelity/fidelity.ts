@@ -49,8 +49,13 @@ export interface Fidelity {
   totals: { cases: number; agree: number; differ: number; explained: number; unexplained: number };
 }
 
-function sameAnswer(a: Answer, b: Answer, unordered: boolean): boolean {
-  if (a.status !== b.status || a.message !== b.message || a.hex.length !== b.hex.length) return false;
+/** The status an answer compares by: an open-ended stream the client ended counts as the server's OK. */
+const ending = (a: Answer, openEnded: boolean): [string, string] => (openEnded && a.endedBy === "quiet" ? ["OK", ""] : [a.status, a.message]);
+
+function sameAnswer(a: Answer, b: Answer, unordered: boolean, openEnded: boolean): boolean {
+  const [sa, ma] = ending(a, openEnded);
+  const [sb, mb] = ending(b, openEnded);
+  if (sa !== sb || ma !== mb || a.hex.length !== b.hex.length) return false;
   const [x, y] = unordered ? [[...a.hex].sort(), [...b.hex].sort()] : [a.hex, b.hex];
   return x.every((h, i) => h === y[i]);
 }
@@ -82,7 +87,7 @@ export function fidelityOf(results: readonly CaseResult[], pair: FidelityPair, l
     const row = rows.get(r.method) ?? { method: r.method, cases: 0, agree: 0, differ: 0, explained: 0 };
     rows.set(r.method, row);
     row.cases++;
-    if (sameAnswer(e, g, r.unordered)) {
+    if (sameAnswer(e, g, r.unordered, r.openEnded === true)) {
       row.agree++;
       continue;
     }
