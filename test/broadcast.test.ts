@@ -164,7 +164,7 @@ describe("the servers' own chain names", () => {
       cfg.builds[0] = { ...cfg.builds[0]!, grpc: { url: tproxy.grpcUrl }, jsonrpc: { url: tproxy.jsonrpcUrl, auth: { kind: "cookie", cookieFile: tnet.jsonrpcProfiles.reference!.cookie } } };
       const o0 = oracle.log.length;
       const chain: ChainProfile = { name: "fixture", network: "regtest", anchors: net.anchors, dynamic: {} };
-      const r = await runSession({ config: cfg, cases: loadCorpus(join(dir.path, "cases"), lightwalletProtocol), chain, ledger: [], reporters: [], protocol: lightwalletProtocol, allowBroadcast: true });
+      const r = await runSession({ config: cfg, cases: loadCorpus(join(dir.path, "cases"), lightwalletProtocol), chain, ledger: [], reporters: [], protocol: lightwalletProtocol, allowBroadcast: true, force: true });
       const skipped = r.results.filter((c) => c.skipped);
       expect(skipped.map((c) => c.caseId).sort()).toEqual([
         "SendTransaction/valid-tx", "SendTransaction/valid-tx-raw", "SendTransaction/valid-tx-trailing",
