@@ -132,7 +132,7 @@ const SCENARIOS: (() => Scenario)[] = [
   () => ({ name: "build refused", grpc: `{ url: "http://127.0.0.1:${closedPort}" }`, side: "mybackend",
     reason: new RegExp(`mybackend: unreachable on 4/4 cases — .*ECONNREFUSED 127\\.0\\.0\\.1:${closedPort}; is the server running\\?`) }),
   () => ({ name: "build hangs past its deadline", grpc: `{ url: "http://127.0.0.1:${hangPort}" }`, deadlineMs: 1500, side: "mybackend",
-    reason: /mybackend: no answer in time on 4\/4 cases — no complete answer within 1500 ms; is the server stuck/ }),
+    reason: /mybackend: no answer in time on 4\/4 cases — no complete answer within 1500 ms \(client deadline\); is the server stuck/ }),
   () => ({ name: "TLS verification fails", grpc: `{ url: "https://127.0.0.1:${tlsPort}" }`, side: "mybackend", needsTls: true,
     reason: /mybackend: certificate not trusted \(self-signed\) on 4\/4 cases — .*; pass caFile or fix the certificate/ }),
   () => ({ name: "cookie missing", jsonrpc: `{ url: "${cookie().url}", cookieFile: "${join(dir.path, "no-such.cookie")}" }`, side: "mybackend",
