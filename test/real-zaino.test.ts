@@ -68,4 +68,10 @@ describe(`real zainod ${pin.version} against the fixture`, () => {
     const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
     expect(validate(JSON.parse(JSON.stringify(fidelityJson(run))))).toBe(true);
   });
+
+  realTest("every divergence of the real build from the oracle and the other builds is in the ledger", () => {
+    const fresh = run.session.results.flatMap((r) => r.divergences.filter((d) => d.build === name && d.quirk === null)
+      .map((d) => `${d.caseId} ${d.kind} ${d.path}`));
+    expect(fresh).toEqual([]);
+  });
 });
