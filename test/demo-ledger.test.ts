@@ -68,6 +68,7 @@ const ZAINO_GRPC: Record<string, Shows> = {
   "zaino-small-unary-delay": { unobservable: "a timing behaviour: `zconform latency` reports it" },
   "zaino-getblock-transparent": "zaino-getblock-transparent-v040",
   "zaino-getblock-shielded-only": { unobservable: "oracle cases judge GetBlock by v0.4.0, which it speaks; the case where builds only agree leaves vtx out" },
+  "zaino-treestate-regtest-named-test": "zaino-treestate-regtest-named-test",
 };
 
 const ZAINO_JSONRPC: Record<string, Shows> = {

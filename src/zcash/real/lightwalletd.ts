@@ -17,6 +17,8 @@ export interface NodeRpc {
   url: string;
   user: string;
   password: string;
+  /** Zebra's `.cookie` file holding `__cookie__:<password>`, for servers that read it themselves. */
+  cookieFile?: string;
   network: LightwalletdSetup["network"];
 }
 
@@ -35,6 +37,8 @@ export interface StartOptions {
   timeoutMs?: number;
   /** Keep the temporary folder after close (for reading its log). */
   keep?: boolean;
+  /** Work in this folder (the caller's to remove) instead of a new temporary one. */
+  folder?: string;
 }
 
 /**

@@ -22,6 +22,8 @@ export interface SpawnOptions {
   cwd: string;
   /** Where the server writes its log; its stdout and stderr go to `<logFile>.out`. */
   logFile: string;
+  /** The server logs to stdout and stderr only: they go to `logFile` itself. */
+  logsToStdout?: boolean;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -33,7 +35,7 @@ function tailOf(file: string, n: number): string[] {
 }
 
 export function spawnServer(o: SpawnOptions): ServerProcess {
-  const outFile = `${o.logFile}.out`;
+  const outFile = o.logsToStdout ? o.logFile : `${o.logFile}.out`;
   const out = openSync(outFile, "a");
   let child: ChildProcess;
   try {
@@ -56,7 +58,7 @@ export function spawnServer(o: SpawnOptions): ServerProcess {
     pid: child.pid,
     logFile: o.logFile,
     exited: () => exit,
-    lastLines: (n = 12) => [...tailOf(o.logFile, n), ...tailOf(outFile, 4)].join("\n"),
+    lastLines: (n = 12) => (o.logsToStdout ? tailOf(outFile, n) : [...tailOf(o.logFile, n), ...tailOf(outFile, 4)]).join("\n"),
     async stop() {
       if (exit !== undefined || child.pid === undefined) return;
       child.kill("SIGTERM");
@@ -81,12 +83,19 @@ export function freePort(): Promise<number> {
 
 export class RealServerError extends Error {}
 
-/** Polls `ready` until it holds; fails when the process exits or the time is up, quoting its log. */
-export async function waitUntil(what: string, proc: ServerProcess, ready: () => Promise<boolean>, timeoutMs: number): Promise<number> {
+/**
+ * Polls `ready` until it holds; fails when the process exits, when `stuck` names why it
+ * will never be ready, or when the time is up, quoting its log.
+ */
+export async function waitUntil(
+  what: string, proc: ServerProcess, ready: () => Promise<boolean>, timeoutMs: number, stuck?: () => string | undefined,
+): Promise<number> {
   const t0 = performance.now();
   for (;;) {
     const exit = proc.exited();
     if (exit !== undefined) throw new RealServerError(`${what}: the server stopped (${exit}) before it was ready. Last lines of ${proc.logFile}:\n${proc.lastLines()}`);
+    const why = stuck?.();
+    if (why !== undefined) throw new RealServerError(`${what}: ${why}. Last lines of ${proc.logFile}:\n${proc.lastLines()}`);
     if (await ready().catch(() => false)) return performance.now() - t0;
     if (performance.now() - t0 > timeoutMs) {
       throw new RealServerError(`${what}: not ready after ${Math.round(timeoutMs / 1000)} s. Last lines of ${proc.logFile}:\n${proc.lastLines()}`);

@@ -1,18 +1,22 @@
 // The real servers of a run, started against a fixture network's Zebra-style JSON-RPC
 // (its oracle) and turned into builds beside the reference and the emulations:
-// "lightwalletd v0.5.4 (real)", "zaino 0.10.1 (real)". A server that is not installed is
-// a note, not an error; one that is installed but cannot ingest the chain is an error.
+// "lightwalletd v0.5.4 (real)", "zaino 0.10.1 (real)". A server that is not installed, or
+// that is installed but cannot ingest the chain, is a note quoting why (its log's last
+// lines): the run goes on with the other builds, and a test that needs the server fails
+// on its absence.
 
 import { readFileSync } from "node:fs";
 import { DEFAULT_LIMITS, type Build, type Limits } from "../../core/targets/config.js";
 import type { FixtureNetwork } from "../fixture/network.js";
 import { startLightwalletd, type NodeRpc, type RunningRealServer } from "./lightwalletd.js";
+import { RealServerError } from "./process.js";
+import { startZainod } from "./zainod.js";
 import { binaryPath, describePin, isInstalled, loadPins, pinsOf, type Pin } from "./pins.js";
 
 export interface RealServers {
   builds(limits?: Partial<Limits>): Build[];
   servers: RunningRealServer[];
-  /** What was not started and why (not installed), one sentence each. */
+  /** What was not started and why (not installed, could not ingest the chain). */
   notes: string[];
   close(): Promise<void>;
 }
@@ -31,7 +35,7 @@ export function realBuildName(pin: Pin): string {
 
 export function oracleRpc(net: FixtureNetwork): NodeRpc {
   const [user, password] = readFileSync(net.cookie, "utf8").split(":") as [string, string];
-  return { url: net.jsonrpc, user, password, network: net.model.network.name };
+  return { url: net.jsonrpc, user, password, cookieFile: net.cookie, network: net.model.network.name };
 }
 
 export async function startRealServers(net: FixtureNetwork, o: RealOptions = {}): Promise<RealServers> {
@@ -52,11 +56,13 @@ export async function startRealServers(net: FixtureNetwork, o: RealOptions = {})
         notes.push(`${realBuildName(pin)} not started: ${binaryPath(pin)} is not installed (npm run real:install -- --only ${pin.name})`);
         continue;
       }
-      if (pin.name !== "lightwalletd") {
-        notes.push(`${realBuildName(pin)} not started: zconform does not write a zainod config yet`);
-        continue;
+      try {
+        if (pin.name === "lightwalletd") servers.push(await startLightwalletd(pin, node, { tip, ping: o.ping }));
+        else if (pin.name === "zainod") servers.push(await startZainod(pin, node, { tip }));
+      } catch (e) {
+        if (!(e instanceof RealServerError)) throw e;
+        notes.push(`${realBuildName(pin)} not started: ${e.message}`);
       }
-      servers.push(await startLightwalletd(pin, node, { tip, ping: o.ping }));
     }
   } catch (e) {
     await close();

@@ -1,0 +1,77 @@
+// Real zainod (the first zainod version pinned in real-servers.yaml) against the fixture's
+// Zebra-style JSON-RPC, through the whole corpus beside the emulated Zaino profile of the
+// nearest version. Without the binary the suite is skipped, under CI=true too: a cargo
+// build of zainod takes over an hour on two cores, longer than CI can wait, so CI runs it
+// only where the machine already has it (npm run real:install -- --only zainod).
+
+import { beforeAll, describe, expect, test } from "@jest/globals";
+import { Ajv } from "ajv";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Chalk } from "chalk";
+import { fidelityJson } from "../src/cli/fidelity.js";
+import { loadCorpus } from "../src/core/corpus/load.js";
+import { loadLedger } from "../src/core/ledger/quirk.js";
+import { terminalReporter } from "../src/core/report/terminal.js";
+import type { RunEvent } from "../src/core/results/events.js";
+import { profileFor, runFidelity, type FidelityRun } from "../src/modes/fidelity/run.js";
+import { lightwalletProtocol } from "../src/zcash/protocol.js";
+import { binaryPath, isInstalled, loadPins, pinsOf } from "../src/zcash/real/pins.js";
+import { realBuildName } from "../src/zcash/real/servers.js";
+
+const CASES = join(import.meta.dirname, "..", "cases");
+const pin = pinsOf(loadPins(), "zainod")[0]!;
+const installed = isInstalled(pin);
+if (!installed) {
+  console.warn(`skipped: real zainod ${pin.version} is not installed at ${binaryPath(pin)} (npm run real:install -- --only zainod; `
+    + "its cargo build takes over an hour, longer than CI waits, so CI skips this suite too)");
+}
+const realTest = installed ? test : test.skip;
+
+describe(`real zainod ${pin.version} against the fixture`, () => {
+  let run: FidelityRun;
+  const name = realBuildName(pin);
+  const terminal: string[] = [];
+  const events: RunEvent[] = [];
+
+  beforeAll(async () => {
+    if (!installed) return;
+    run = await runFidelity({ cases: loadCorpus(CASES, lightwalletProtocol), ledger: loadLedger(join(CASES, "quirks.yaml")),
+      reporters: [terminalReporter({ write: (l) => terminal.push(l), chalk: new Chalk({ level: 0 }) }), { onEvent: (e) => events.push(e), finish: async () => {} }],
+    });
+  }, 300_000);
+
+  realTest("ingests the fixture chain to its tip", () => {
+    const s = run.servers.find((x) => x.name === name);
+    expect(run.notes.filter((n) => n.startsWith(name))).toEqual([]);
+    expect(s).toBeDefined();
+    expect(s!.ingestMs).toBeGreaterThan(0);
+  });
+
+  realTest("the report header names the real build's pinned version, in the terminal and in the JSON events", () => {
+    expect(terminal.find((l) => l.startsWith(`  ${name}:`))).toContain(`REAL, pinned zainod ${pin.version} (crates.io zainod), real-servers.yaml`);
+    const start = events.find((e) => e.type === "run-start");
+    const build = start?.type === "run-start" ? start.builds.find((b) => b.name === name) : undefined;
+    expect(build).toMatchObject({ implementation: "zaino", version: pin.version, emulated: false });
+  });
+
+  realTest("is compared with the Zaino profile of its version, on every gRPC case of the corpus", () => {
+    const f = run.fidelities.find((x) => x.pair.real === name)!;
+    expect(f.pair.emulated).toBe(profileFor(pin));
+    const grpcCases = run.session.results.filter((r) => r.transport === "grpc" && !r.skipped).length;
+    expect(f.totals.cases).toBe(grpcCases);
+    expect(f.totals.agree).toBeGreaterThan(0);
+  });
+
+  realTest("the JSON twin of the fidelity table follows schemas/fidelity.schema.json", () => {
+    const schema = JSON.parse(readFileSync(join(import.meta.dirname, "..", "schemas", "fidelity.schema.json"), "utf8")) as object;
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    expect(validate(JSON.parse(JSON.stringify(fidelityJson(run))))).toBe(true);
+  });
+
+  realTest("every divergence of the real build from the oracle and the other builds is in the ledger", () => {
+    const fresh = run.session.results.flatMap((r) => r.divergences.filter((d) => d.build === name && d.quirk === null)
+      .map((d) => `${d.caseId} ${d.kind} ${d.path}`));
+    expect(fresh).toEqual([]);
+  });
+});
