@@ -67,7 +67,7 @@ const ZAINO_GRPC: Record<string, Shows> = {
   "zaino-ping-unimplemented": "ping-disabled",
   "zaino-small-unary-delay": { unobservable: "a timing behaviour: `zconform latency` reports it" },
   "zaino-getblock-transparent": "zaino-getblock-transparent-v040",
-  "zaino-getblock-shielded-only": { unobservable: "oracle cases judge GetBlock by v0.4.0, which it speaks; the case where builds only agree leaves vtx out" },
+  "zaino-getblock-shielded-only": "zaino-getblock-shielded-only",
   "zaino-treestate-regtest-named-test": "zaino-treestate-regtest-named-test",
 };
 
@@ -176,15 +176,15 @@ describe("the demo run against every emulated profile", () => {
     const tip = run.results.find((r) => r.caseId === "GetBlock/tip")!;
     expect(tip.olderOracles?.map((a) => a.side)).toEqual(["oracle@v0.4.0"]);
     const mine = (build: string) => tip.divergences.filter((d) => d.build === build);
-    // Zaino 0.10.1 speaks v0.4.0 and leaves transparent data out: right by its rules.
-    expect(mine("zaino-0.10.1")).toEqual([]);
+    // Zaino 0.10.1 speaks v0.5.0 (as the real zainod 0.10.1 reports) and leaves transparent data out: wrong by its rules.
+    expect([...new Set(mine("zaino-0.10.1").map((d) => [d.left, d.quirk].join(" ")))]).toEqual(["oracle zaino-getblock-shielded-only"]);
     // Zaino 0.9.0 also speaks v0.4.0 but sends it: a divergence from the v0.4.0 answer.
     expect(mine("zaino-0.9.0").map((d) => [d.left, d.quirk])).toEqual([["oracle@v0.4.0", "zaino-getblock-transparent-v040"]]);
     // zebrad's server reports no version: it is held to the current rules, and lacks the data.
     expect(mine("zebrad-builtin").map((d) => d.left)).toContain("oracle");
     // Ztreamer speaks v0.5.0 and serves GetBlock from its shielded-only index.
     expect(mine("ztreamer-master").map((d) => d.quirk)).toEqual(["ztreamer-getblock-compact-index"]);
-    expect(tip.verdict?.deviants.sort()).toEqual(["zaino-0.9.0", "zebrad-builtin", "ztreamer-master", "ztreamer-v0.1.0"]);
+    expect(tip.verdict?.deviants.sort()).toEqual(["zaino-0.10.1", "zaino-0.9.0", "zebrad-builtin", "ztreamer-master", "ztreamer-v0.1.0"]);
   });
 
   test("removing any one entry makes exactly its divergences new", () => {
