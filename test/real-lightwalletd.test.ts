@@ -8,18 +8,13 @@ import { beforeAll, describe, expect, test } from "@jest/globals";
 import { Ajv } from "ajv";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Chalk } from "chalk";
 import { fidelityJson } from "../src/cli/fidelity.js";
-import { terminalReporter } from "../src/core/report/terminal.js";
 import type { RunEvent } from "../src/core/results/events.js";
-import { loadCorpus } from "../src/core/corpus/load.js";
-import { lightwalletProtocol } from "../src/zcash/protocol.js";
-import { loadLedger } from "../src/core/ledger/quirk.js";
-import { runFidelity, type FidelityRun } from "../src/modes/fidelity/run.js";
+import type { FidelityRun } from "../src/modes/fidelity/run.js";
 import { binaryPath, isInstalled, loadPins, pinsOf } from "../src/zcash/real/pins.js";
 import { realBuildName } from "../src/zcash/real/servers.js";
+import { recordedFidelityRun } from "./tools/real-fidelity.js";
 
-const CASES = join(import.meta.dirname, "..", "cases");
 const GOLDEN = join(import.meta.dirname, "..", "golden");
 const pin = pinsOf(loadPins(), "lightwalletd")[0]!;
 const installed = isInstalled(pin);
@@ -31,15 +26,13 @@ const realTest = installed ? test : test.skip;
 
 describe(`real lightwalletd ${pin.version} against the fixture`, () => {
   let run: FidelityRun;
+  let terminal: string[] = [];
+  let events: RunEvent[] = [];
   const name = realBuildName(pin);
-  const terminal: string[] = [];
-  const events: RunEvent[] = [];
 
   beforeAll(async () => {
     if (!installed) return;
-    run = await runFidelity({ cases: loadCorpus(CASES, lightwalletProtocol), ledger: loadLedger(join(CASES, "quirks.yaml")), goldenRoot: GOLDEN,
-      reporters: [terminalReporter({ write: (l) => terminal.push(l), chalk: new Chalk({ level: 0 }) }), { onEvent: (e) => events.push(e), finish: async () => {} }],
-    });
+    ({ run, terminal, events } = await recordedFidelityRun({ goldenRoot: GOLDEN }));
   }, 240_000);
 
   realTest("ingests the fixture chain to its tip", () => {

@@ -1,40 +1,22 @@
 // The chain each server says it is on: GetLightdInfo.chainName over gRPC,
-// getblockchaininfo.chain over JSON-RPC. What the servers say, not what the config
-// claims, decides whether a run may broadcast (core/run/broadcast.ts).
+// getblockchaininfo.chain over JSON-RPC, asked the way the preflight asks them (each under
+// its build's own limits). What the servers say, not what the config claims, decides
+// whether a run may broadcast (core/run/broadcast.ts); every endpoint of a build is asked.
 
-import { create, fromBinary } from "@bufbuild/protobuf";
 import type { StartFactsInput } from "../core/run/protocol.js";
-import type { GrpcTarget } from "../core/targets/grpc.js";
-import type { JsonRpcTarget } from "../core/targets/jsonrpc.js";
-import { CompactTxStreamer, EmptySchema, LightdInfoSchema } from "./gen/walletrpc/service_pb.js";
-
-async function grpcChainName(target: GrpcTarget): Promise<string | undefined> {
-  const obs = await target.call(CompactTxStreamer.method.getLightdInfo, create(EmptySchema));
-  if (obs.code !== 0 || obs.messages.length !== 1) return undefined;
-  try {
-    return fromBinary(LightdInfoSchema, obs.messages[0]!).chainName;
-  } catch {
-    return undefined;
-  }
-}
-
-async function jsonRpcChainName(target: JsonRpcTarget): Promise<string | undefined> {
-  const obs = await target.call("getblockchaininfo", []);
-  if (obs.fault) return undefined;
-  try {
-    const chain = (JSON.parse(Buffer.from(obs.body).toString("utf8")) as { result?: { chain?: unknown } }).result?.chain;
-    return typeof chain === "string" ? chain : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import { contactGrpc, contactJsonRpc } from "./start-facts.js";
 
 /** Each server's own chain name, keyed by who said it; undefined when it would not say. */
 export async function serverChains(input: StartFactsInput): Promise<Map<string, string | undefined>> {
+  const byName = new Map(input.builds.map((b) => [b.name, b]));
   const asks: [string, Promise<string | undefined>][] = [
-    ...[...input.connections.grpc].map(([name, t]): [string, Promise<string | undefined>] => [`${name} (GetLightdInfo.chainName)`, grpcChainName(t)]),
-    ...[...input.connections.jsonrpc].map(([name, t]): [string, Promise<string | undefined>] => [`${name} (getblockchaininfo.chain)`, jsonRpcChainName(t)]),
-    ...(input.oracle ? [["oracle (getblockchaininfo.chain)", jsonRpcChainName(input.oracle)] as [string, Promise<string | undefined>]] : []),
+    ...[...input.connections.grpc].map(([name, t]): [string, Promise<string | undefined>] =>
+      [`${name} (GetLightdInfo.chainName)`, contactGrpc(name, t, byName.get(name)!).then((r) => r.contact.chainName)]),
+    ...[...input.connections.jsonrpc].map(([name, t]): [string, Promise<string | undefined>] =>
+      [`${name} (getblockchaininfo.chain)`, contactJsonRpc(name, t, byName.get(name)!).then((r) => r.contact.chainName)]),
+    ...(input.oracle
+      ? [["oracle (getblockchaininfo.chain)", contactJsonRpc("oracle", input.oracle, { deadlineMs: input.oracleDeadlineMs ?? 30_000 }).then((r) => r.contact.chainName)] as [string, Promise<string | undefined>]]
+      : []),
   ];
   const names = await Promise.all(asks.map(([, p]) => p));
   return new Map(asks.map(([who], i) => [who, names[i]]));

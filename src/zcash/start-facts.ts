@@ -67,7 +67,7 @@ const answered = (obs: GrpcObservation | JsonRpcObservation) => obs.fault?.kind 
 
 const elapsed = (t0: number) => Math.round(performance.now() - t0);
 
-async function contactGrpc(name: string, target: GrpcTarget, limits: Limits): Promise<{ contact: Contact; protocolVersion?: string }> {
+export async function contactGrpc(name: string, target: GrpcTarget, limits: Limits): Promise<{ contact: Contact; protocolVersion?: string }> {
   const t0 = performance.now();
   const obs = await target.call(CompactTxStreamer.method.getLightdInfo, create(EmptySchema), grpcLimits(limits));
   const info = decodedAnswer(LightdInfoSchema, obs);
@@ -82,7 +82,7 @@ interface ChainInfo {
   tip?: Tip;
 }
 
-async function contactJsonRpc(name: string, target: JsonRpcTarget, limits: JsonRpcLimits): Promise<ChainInfo> {
+export async function contactJsonRpc(name: string, target: JsonRpcTarget, limits: JsonRpcLimits): Promise<ChainInfo> {
   const t0 = performance.now();
   const obs = await target.call("getblockchaininfo", [], jsonRpcLimits(limits));
   const answer = jsonRpcResult(obs);

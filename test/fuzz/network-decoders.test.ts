@@ -22,6 +22,7 @@ import { jsonRpcTarget, type JsonRpcTarget } from "../../src/core/targets/jsonrp
 import type { FaultKind } from "../../src/core/targets/observation.js";
 import { CompactTxStreamer, EmptySchema } from "../../src/zcash/gen/walletrpc/service_pb.js";
 import { fuzz, FUZZ_RUNS, mutatedBytes, seedOf } from "./fuzz.js";
+import { referenceGlob as reference } from "../../src/core/corpus/glob-reference.test-helper.js";
 
 /** Network round trips are slower than pure decoding: a tenth of the runs. */
 const NETWORK_RUNS = Math.max(50, Math.floor(FUZZ_RUNS / 20));
@@ -220,19 +221,6 @@ describe("JSON-RPC bodies", () => {
 });
 
 // ---------------------------------------------------------------------------------
-
-/** The meaning of a pattern, as a regular expression (only run on short values). */
-function reference(pattern: string, value: string, pathLike: boolean): boolean {
-  let re = "";
-  for (let i = 0; i < pattern.length; i++) {
-    if (pathLike && pattern.startsWith("[*]", i)) {
-      re += "\\[\\d+\\]";
-      i += 2;
-    } else if (pattern[i] === "*") re += ".*";
-    else re += pattern[i]!.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
-  }
-  return new RegExp(`^${re}$`, "s").test(value);
-}
 
 describe("glob", () => {
   const chars = fc.constantFrom("a", "b", "[", "]", "0", "7", "*", ".", "/");

@@ -1,19 +1,7 @@
 import { describe, expect, test } from "@jest/globals";
 import fc from "fast-check";
 import { glob } from "./glob.js";
-
-/** The meaning of a pattern, spelled as a regular expression (fine for short values). */
-function reference(pattern: string, value: string, pathLike: boolean): boolean {
-  let re = "";
-  for (let i = 0; i < pattern.length; i++) {
-    if (pathLike && pattern.startsWith("[*]", i)) {
-      re += "\\[\\d+\\]";
-      i += 2;
-    } else if (pattern[i] === "*") re += ".*";
-    else re += pattern[i]!.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
-  }
-  return new RegExp(`^${re}$`, "s").test(value);
-}
+import { referenceGlob as reference } from "./glob-reference.test-helper.js";
 
 describe("glob", () => {
   test("stars and path indexes", () => {
