@@ -34,7 +34,7 @@ interface RawCase {
   chains?: string[];
   servedBy?: string[];
 }
-type RawExpect = "agree" | "oracle" | { error: (string | number)[] };
+type RawExpect = "agree" | "oracle" | "ok" | { error: (string | number)[] };
 interface RawFile {
   method: string;
   defaults?: Omit<RawCase, "id" | "request" | "title">;
@@ -44,6 +44,7 @@ interface RawFile {
 function toExpectation(raw: RawExpect | undefined): Expectation {
   if (raw === undefined || raw === "oracle") return { kind: "oracle" };
   if (raw === "agree") return { kind: "agree" };
+  if (raw === "ok") return { kind: "ok" };
   return { kind: "error", codes: raw.error };
 }
 

@@ -7,7 +7,7 @@ const errorCode = { anyOf: [{ type: "string", pattern: "^[A-Z_]+$" }, { type: "i
 
 const expectation = {
   anyOf: [
-    { enum: ["agree", "oracle"] },
+    { enum: ["agree", "oracle", "ok"] },
     {
       type: "object",
       required: ["error"],
