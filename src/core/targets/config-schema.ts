@@ -48,7 +48,7 @@ const endpoint = {
     public: {
       type: "array",
       items: { type: "string", minLength: 1 },
-      "x-message": "must be a list of header names and URL query keys whose values are not secret",
+      "x-message": "must be a list of header names and URL query keys whose values are not secret (url-user for the user name in the URL)",
     },
   },
 };

@@ -129,7 +129,7 @@ describe("valid config", () => {
 
   test("credentials in the URL move into basic auth", () => {
     const c = parse("chain: fixture\nbuilds:\n  - { name: a, implementation: other, jsonrpc: { url: 'http://bob:s%40cret@h:18232' } }\n");
-    expect(c.builds[0]!.jsonrpc).toEqual({ url: "http://h:18232", auth: { kind: "basic", user: "bob", password: "s@cret" } });
+    expect(c.builds[0]!.jsonrpc).toEqual({ url: "http://h:18232", auth: { kind: "basic", user: "bob", password: "s@cret", userInUrl: true } });
   });
 
   test("loadConfig reads a file and resolves paths against its directory", () => {
@@ -284,6 +284,13 @@ describe("secrets", () => {
     expect(clean).toContain("zconform-ci");
     const log = `sent authorization: ${basicHeader("__cookie__", "c00kie/T0ken+xyz=")} to ${encodeURIComponent("c00kie/T0ken+xyz=")}`;
     expect(redact(log, secrets)).toBe("sent authorization: *** to ***");
+  });
+
+  test("the user name in a URL is a secret, unless the endpoint lists url-user as public; a user field's is not", () => {
+    const build = (jsonrpc: string) => parse(`chain: fixture\nbuilds:\n  - { name: a, implementation: other, jsonrpc: ${jsonrpc} }\n`);
+    expect(secretsOf(build("{ url: 'http://acct-7f3a:pw-0011@h:1' }"))).toEqual(expect.arrayContaining(["acct-7f3a", "pw-0011"]));
+    expect(secretsOf(build("{ url: 'http://acct-7f3a:pw-0011@h:1', public: [url-user] }"))).not.toContain("acct-7f3a");
+    expect(secretsOf(build("{ url: 'http://h:1', user: acct-7f3a, password: pw-0011 }"))).not.toContain("acct-7f3a");
   });
 });
 

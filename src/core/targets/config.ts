@@ -217,7 +217,7 @@ function endpointFrom(raw: RawEndpoint, at: Path, ctx: EndpointContext): GrpcEnd
     const password = percentDecoded(url.password);
     // The message must not repeat the credentials.
     if (user === undefined || password === undefined) complain("url", "the user or password in the URL is not valid percent-encoding");
-    else methods.push({ kind: "basic", user, password });
+    else methods.push({ kind: "basic", user, password, userInUrl: true });
     url.username = "";
     url.password = "";
     out.url = url.toString().replace(/\/$/, raw.url.endsWith("/") ? "/" : "");
