@@ -29,6 +29,7 @@ import { guarded, InputError } from "./inputs.js";
 import { onInterrupt } from "./interrupt.js";
 import { shardOption } from "./shard.js";
 import type { Output } from "./output.js";
+import { lightwalletProtocol } from "../zcash/protocol.js";
 
 export interface SweepCommandOptions {
   from: string;
@@ -96,7 +97,7 @@ async function inputsFor(o: SweepCommandOptions, out: Output): Promise<Inputs> {
   if (o.config && o.demo) throw new InputError("--config and --demo exclude each other");
   if (o.config) {
     if (o.longChain || o.chainFile || o.profiles) throw new InputError("--long-chain, --chain and --profile are fixture options: drop --config, or them");
-    const config = loadConfig(o.config);
+    const config = loadConfig(o.config, lightwalletProtocol);
     let builds = config.builds.filter((b) => b.grpc);
     if (o.build) {
       const unknown = o.build.filter((n) => !builds.some((b) => b.name === n));

@@ -4,6 +4,7 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { basicHeader } from "./auth.js";
 import { MAX_ALIASES } from "./config-yaml.js";
+import { lightwalletProtocol } from "../../zcash/protocol.js";
 import {
   ConfigError,
   describeEndpoint,
@@ -59,7 +60,7 @@ builds:
 `;
 
 function parse(text: string, e: Record<string, string> = env): RunConfig {
-  return parseConfig(text, FILE, { env: e, baseDir: dir });
+  return parseConfig(text, FILE, lightwalletProtocol, { env: e, baseDir: dir });
 }
 
 function problemsOf(text: string, e: Record<string, string> = env): string[] {
@@ -135,9 +136,9 @@ describe("valid config", () => {
   test("loadConfig reads a file and resolves paths against its directory", () => {
     const file = join(dir, FILE);
     writeFileSync(file, EXAMPLE);
-    const c = loadConfig(file, { env });
+    const c = loadConfig(file, lightwalletProtocol, { env });
     expect(c.builds[0]!.grpc?.caFile).toBe(join(dir, "ca.pem"));
-    expect(() => loadConfig(join(dir, "missing.yaml"))).toThrow(ConfigError);
+    expect(() => loadConfig(join(dir, "missing.yaml"), lightwalletProtocol)).toThrow(ConfigError);
   });
 });
 
@@ -152,6 +153,14 @@ describe("errors name file, line and field", () => {
         `${FILE}:9: builds[1].jsonrpc.url: must be a URL (http:// or https://)`,
       ].join("\n"),
     );
+  });
+
+  test("a build's implementation is one of the protocol's, whatever protocol is passed", () => {
+    const text = base("  - name: a\n    implementation: zaino\n    grpc: { url: 'http://h:1' }\n");
+    expect(parse(text).builds[0]!.implementation).toBe("zaino");
+    const other = { implementations: ["alpha", "beta"] };
+    expect(() => parseConfig(text, FILE, other, { env })).toThrow(`${FILE}:4: builds[0].implementation: must be one of alpha, beta`);
+    expect(parseConfig(text.replace("zaino", "beta"), FILE, other, { env }).builds[0]!.implementation).toBe("beta");
   });
 
   test("a build without endpoints", () => {
