@@ -31,43 +31,61 @@ export interface SpentOutput {
  * input i spends, for every input (in order).
  */
 export function transparentSighashV5(tx: Transaction, spent: readonly SpentOutput[], index: number, hashType = SIGHASH_ALL): Uint8Array {
-  if (!VALID_HASH_TYPES.has(hashType)) throw new RangeError(`hash type 0x${hashType.toString(16)} is not valid in a v5 transaction (use 0x01-0x03, optionally with 0x80)`);
-  if (!Number.isInteger(index) || index < 0 || index >= tx.vin.length) throw new RangeError(`input ${index} does not exist (the transaction has ${tx.vin.length})`);
-  if (isCoinbase(tx)) throw new RangeError("a coinbase input is not signed");
-  if ((hashType & 0x1f) === SIGHASH_SINGLE && index >= tx.vout.length) {
-    throw new RangeError(`SIGHASH_SINGLE on input ${index} needs an output at the same index (the transaction has ${tx.vout.length})`);
-  }
-  const { branchId, header, sapling, orchard } = zip244SharedDigests(tx);
-  return zip244Root(branchId, header, transparentSigDigest(tx, spent, { index, hashType }), sapling, orchard);
+  return sighashesV5(tx, spent)(index, hashType);
 }
 
 /** The digest Sapling and Orchard signatures sign (ZIP 244 with no transparent input selected). */
 export function shieldedSighashV5(tx: Transaction, spent: readonly SpentOutput[]): Uint8Array {
   const { branchId, header, sapling, orchard } = zip244SharedDigests(tx);
-  return zip244Root(branchId, header, transparentSigDigest(tx, spent, undefined), sapling, orchard);
+  const transparent = tx.vin.length === 0 || isCoinbase(tx) ? transparentDigest(tx) : allInputs(tx, spent).sigDigest(SIGHASH_ALL, undefined);
+  return zip244Root(branchId, header, transparent, sapling, orchard);
 }
 
-function transparentSigDigest(tx: Transaction, spent: readonly SpentOutput[], input: { index: number; hashType: number } | undefined): Uint8Array {
-  if (tx.vin.length === 0 || isCoinbase(tx)) return transparentDigest(tx);
+/**
+ * Signature digests of one transaction's inputs. The digests over all inputs and outputs
+ * are computed once, so signing n inputs costs O(n), not O(n²).
+ */
+export function sighashesV5(tx: Transaction, spent: readonly SpentOutput[]): (index: number, hashType?: number) => Uint8Array {
+  if (tx.vin.length === 0 || isCoinbase(tx)) throw new RangeError("the transaction has no transparent input to sign");
+  const { branchId, header, sapling, orchard } = zip244SharedDigests(tx);
+  const all = allInputs(tx, spent);
+  return (index, hashType = SIGHASH_ALL) => {
+    if (!VALID_HASH_TYPES.has(hashType)) throw new RangeError(`hash type 0x${hashType.toString(16)} is not valid in a v5 transaction (use 0x01-0x03, optionally with 0x80)`);
+    if (!Number.isInteger(index) || index < 0 || index >= tx.vin.length) throw new RangeError(`input ${index} does not exist (the transaction has ${tx.vin.length})`);
+    if ((hashType & 0x1f) === SIGHASH_SINGLE && index >= tx.vout.length) {
+      throw new RangeError(`SIGHASH_SINGLE on input ${index} needs an output at the same index (the transaction has ${tx.vout.length})`);
+    }
+    return zip244Root(branchId, header, all.sigDigest(hashType, index), sapling, orchard);
+  };
+}
+
+/** S.2 for a transaction with transparent inputs, over the input at `index` (or none). */
+function allInputs(tx: Transaction, spent: readonly SpentOutput[]) {
   if (spent.length !== tx.vin.length) throw new RangeError(`ZIP 244 needs the spent output of every input: got ${spent.length} for ${tx.vin.length} inputs`);
-  const hashType = input?.hashType ?? SIGHASH_ALL;
-  const anyoneCanPay = (hashType & SIGHASH_ANYONECANPAY) !== 0;
-  const base = hashType & 0x1f;
-
-  let outputs: Uint8Array;
-  if (base === SIGHASH_NONE) outputs = outputsDigest([]);
-  else if (base === SIGHASH_SINGLE) outputs = outputsDigest(input ? [tx.vout[input.index]!] : []);
-  else outputs = outputsDigest(tx.vout);
-
-  return transparentNode([
-    Uint8Array.of(hashType),
-    prevoutsDigest(anyoneCanPay ? [] : tx.vin),
-    amountsDigest(anyoneCanPay ? [] : spent),
-    scriptsDigest(anyoneCanPay ? [] : spent),
-    sequenceDigest(anyoneCanPay ? [] : tx.vin),
-    outputs,
-    txInDigest(tx, spent, input?.index),
-  ]);
+  const prevouts = prevoutsDigest(tx.vin);
+  const amounts = amountsDigest(spent);
+  const scripts = scriptsDigest(spent);
+  const sequence = sequenceDigest(tx.vin);
+  const outputs = outputsDigest(tx.vout);
+  const none = { prevouts: prevoutsDigest([]), amounts: amountsDigest([]), scripts: scriptsDigest([]), sequence: sequenceDigest([]), outputs: outputsDigest([]) };
+  return {
+    sigDigest(hashType: number, index: number | undefined): Uint8Array {
+      const anyoneCanPay = (hashType & SIGHASH_ANYONECANPAY) !== 0;
+      const base = hashType & 0x1f;
+      const signedOutputs = base === SIGHASH_NONE ? none.outputs
+        : base === SIGHASH_SINGLE && index !== undefined ? outputsDigest([tx.vout[index]!])
+        : outputs;
+      return transparentNode([
+        Uint8Array.of(hashType),
+        anyoneCanPay ? none.prevouts : prevouts,
+        anyoneCanPay ? none.amounts : amounts,
+        anyoneCanPay ? none.scripts : scripts,
+        anyoneCanPay ? none.sequence : sequence,
+        signedOutputs,
+        txInDigest(tx, spent, index),
+      ]);
+    },
+  };
 }
 
 function amountsDigest(spent: readonly SpentOutput[]): Uint8Array {
