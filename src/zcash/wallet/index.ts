@@ -1,0 +1,13 @@
+// A transparent wallet for test chains: deterministic keys, signed v5 spends of P2PKH
+// outputs, and the choice of spendable outputs from a node's getaddressutxos answer.
+export { walletKey, hash160, p2pkhScript, type WalletKey } from "./keys.js";
+export { buildTransparentSpend, type BuiltSpend, type Payment, type SpendRequest, type Utxo } from "./spend.js";
+export {
+  COINBASE_MATURITY, coinbaseSpendableAt, isCoinbaseMature, matureUtxos, parseAddressUtxos,
+  type AddressUtxo, type MatureUtxoOptions,
+} from "./utxos.js";
+export {
+  SIGHASH_ALL, SIGHASH_ANYONECANPAY, SIGHASH_NONE, SIGHASH_SINGLE,
+  shieldedSighashV5, sighashesV5, transparentSighashV5, type SpentOutput,
+} from "./sighash.js";
+export { conventionalFee, dustThreshold, logicalActions, MARGINAL_FEE } from "./fee.js";
