@@ -10,4 +10,5 @@ export {
   SIGHASH_ALL, SIGHASH_ANYONECANPAY, SIGHASH_NONE, SIGHASH_SINGLE,
   shieldedSighashV5, sighashesV5, transparentSighashV5, type SpentOutput,
 } from "./sighash.js";
+export { sighashV4, type SignedInputV4 } from "./sighash-v4.js";
 export { conventionalFee, dustThreshold, logicalActions, MARGINAL_FEE } from "./fee.js";
