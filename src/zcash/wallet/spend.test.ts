@@ -130,5 +130,6 @@ describe("buildTransparentSpend", () => {
     const twice = { ...request([100_000n], []), utxos: [utxos([100_000n])[0]!, utxos([100_000n])[0]!] };
     expect(() => buildTransparentSpend(twice)).toThrow(/listed twice/);
     expect(() => buildTransparentSpend({ ...request([100_000n], []), expiryHeight: 500_000_000 })).toThrow(/expiryHeight/);
+    expect(() => buildTransparentSpend({ ...request([100_000n], []), branchId: BRANCH_IDS.canopy })).toThrow(/e9ff75a6 is Canopy, where v5 transactions are invalid/);
   });
 });

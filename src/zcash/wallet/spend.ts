@@ -2,8 +2,8 @@
 // paying the ZIP 317 conventional fee, with change back to the key (or a given address).
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import {
-  bytesEqual, computeTxid, displayHex, encodeTransaction, NU5_VERSION_GROUP_ID, scriptFromAddress, wireFromDisplay,
-  type Transaction, type TxIn, type TxOut,
+  BRANCH_IDS, branchIdHex, bytesEqual, computeTxid, displayHex, encodeTransaction, NU5_VERSION_GROUP_ID, scriptFromAddress,
+  UPGRADE_NAMES, wireFromDisplay, type Transaction, type TxIn, type TxOut, type Upgrade,
 } from "../codec/index.js";
 import { conventionalFee, dustThreshold } from "./fee.js";
 import type { WalletKey } from "./keys.js";
@@ -51,6 +51,7 @@ export interface BuiltSpend {
 }
 
 const FINAL_SEQUENCE = 0xffffffff;
+const PRE_V5_UPGRADES: readonly Upgrade[] = ["overwinter", "sapling", "blossom", "heartwood", "canopy"];
 // Above this, ZIP 203 reads an expiry height as invalid.
 const MAX_EXPIRY_HEIGHT = 499_999_999;
 // A signature's DER encoding is at most 72 bytes; with the hash type byte and the 33-byte
@@ -137,6 +138,10 @@ function signInputs(tx: Transaction, spent: readonly SpentOutput[], key: WalletK
 function checkRequest({ utxos, key, outputs, branchId, expiryHeight }: SpendRequest): void {
   if (utxos.length === 0) throw new RangeError("nothing to spend: pass at least one UTXO (see matureUtxos)");
   if (!Number.isInteger(branchId) || branchId < 0 || branchId > 0xffffffff) throw new RangeError(`branchId must be a 32-bit consensus branch id, got ${branchId}`);
+  const before = PRE_V5_UPGRADES.find((u) => BRANCH_IDS[u] === branchId);
+  if (branchId === 0 || before) {
+    throw new RangeError(`branch id ${branchIdHex(branchId)} is ${before ? UPGRADE_NAMES[before] : "Sprout"}, where v5 transactions are invalid: the chain needs NU5 active at the next block (on a Zebra regtest, set NU5 and later under [network.testnet_parameters.activation_heights])`);
+  }
   if (!Number.isInteger(expiryHeight) || expiryHeight < 0 || expiryHeight > MAX_EXPIRY_HEIGHT) {
     throw new RangeError(`expiryHeight must be an integer from 0 to ${MAX_EXPIRY_HEIGHT}, got ${expiryHeight}`);
   }
