@@ -1,5 +1,6 @@
 import { describe, expect, test } from "@jest/globals";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
+import fc from "fast-check";
 import {
   addressFromScript, BRANCH_IDS, bytesEqual, bytesToHex, decodeTransaction, displayHex, encodeTransaction, regtest, zip244Txid,
   type Transaction,
@@ -131,5 +132,33 @@ describe("buildTransparentSpend", () => {
     expect(() => buildTransparentSpend(twice)).toThrow(/listed twice/);
     expect(() => buildTransparentSpend({ ...request([100_000n], []), expiryHeight: 500_000_000 })).toThrow(/expiryHeight/);
     expect(() => buildTransparentSpend({ ...request([100_000n], []), branchId: BRANCH_IDS.canopy })).toThrow(/e9ff75a6 is Canopy, where v5 transactions are invalid/);
+  });
+
+  test("any funds and payments: a valid transaction paying at least the conventional fee, exactly it when there is change, or a refusal naming the shortfall", () => {
+    const arb = fc.record({
+      values: fc.array(fc.bigInt({ min: 1n, max: 50_000_000n }), { minLength: 1, maxLength: 6 }),
+      payments: fc.array(fc.record({ to: fc.constantFrom(alice.address, bob.address), value: fc.bigInt({ min: 54n, max: 20_000_000n }) }), { maxLength: 4 }),
+    });
+    fc.assert(fc.property(arb, ({ values, payments }) => {
+      const outputs = payments.map((p) => ({ address: p.to, value: p.value }));
+      const have = values.reduce((a, b) => a + b, 0n);
+      const pay = outputs.reduce((a, o) => a + o.value, 0n);
+      let spend;
+      try {
+        spend = buildTransparentSpend(request(values, outputs));
+      } catch (e) {
+        expect((e as Error).message).toMatch(new RegExp(`hold ${have} zat; the outputs need ${pay} zat plus a fee of \\d+ zat`));
+        return;
+      }
+      const tx = decodeTransaction(spend.raw);
+      expect(bytesEqual(encodeTransaction(tx), spend.raw)).toBe(true);
+      expect(spend.fee).toBe(have - tx.vout.reduce((a, o) => a + o.value, 0n));
+      expect(spend.fee).toBeGreaterThanOrEqual(zip317Fee(spend.raw));
+      if (tx.vout.length > outputs.length) {
+        expect(spend.fee).toBe(zip317Fee(spend.raw));
+        expect(spend.change).toBeGreaterThanOrEqual(54n);
+      }
+      checkSignatures(tx, utxos(values));
+    }), { seed: 244, numRuns: 60 });
   });
 });
