@@ -3,8 +3,9 @@
 // whole wallet download, 1 to 128 concurrent clients on ranges and on single-block
 // GetBlock, and small unary rpcs' latency, each repeated; with --real, also what starting
 // each real server cost (first answer, index at the tip, CPU, index size). Builds come
-// from a config file, or without one from the embedded fixture network (its reference
-// build unless --profile names others), plus with --real the installed real servers.
+// from a config file, or without one from the embedded fixture network run in a process of
+// its own (its reference build unless --profile names others), plus with --real the
+// installed real servers.
 // Exit 0 when every call answered in full, 3 when a build was unreachable or a call
 // failed, 2 for bad input, 130/143 when interrupted (the report is written, partial).
 
@@ -16,9 +17,9 @@ import { serveBenchLines, serveBenchReport } from "../modes/serve-bench/report.j
 import { DEFAULT_CLIENTS, DEFAULT_LATENCY_RPCS, planScenarios, ScenarioError, type HeightRange } from "../modes/serve-bench/scenarios.js";
 import { folderBytes, processCpuMs, startupFacts, type ServerProcessInfo } from "../modes/serve-bench/server-usage.js";
 import { perSecond } from "../modes/serve-bench/stats.js";
-import { startFixtureNetwork, type ProfileName } from "../zcash/fixture/network.js";
-import { realBuildName, startRealServers } from "../zcash/real/servers.js";
+import type { ProfileName } from "../zcash/fixture/network.js";
 import type { Anchors } from "../core/corpus/anchors.js";
+import { startFixtureProcess } from "./fixture-process.js";
 import { guarded, InputError } from "./inputs.js";
 import { onInterrupt } from "./interrupt.js";
 import type { Output } from "./output.js";
@@ -69,8 +70,10 @@ interface Inputs {
   builds: Build[];
   anchors: Anchors;
   chain: string;
+  /** Servers zconform started, whose CPU time and data dir it can read. */
   servers: ServerProcessInfo[];
-  inProcess: string[];
+  /** Build name → the pid of the process serving it, where known. */
+  pids: Map<string, number>;
   close(): Promise<void>;
 }
 
@@ -78,30 +81,14 @@ async function inputsFor(o: ServeBenchOptions, out: Output): Promise<Inputs> {
   if (o.config) {
     if (o.real) throw new InputError("--real starts real servers against the fixture network: drop --config, or --real");
     const p = await probeInputs({ config: o.config, ...(o.build ? { build: o.build } : {}), ...(o.cases ? { cases: o.cases } : {}), ...(o.profiles ? { profiles: o.profiles } : {}), ...(o.chainFile ? { chainFile: o.chainFile } : {}) }, out);
-    return { ...p, servers: [], inProcess: [] };
+    return { ...p, servers: [], pids: new Map() };
   }
   if (o.build) throw new InputError("--build selects builds of a config; against the fixture use --profile");
-  out.stderr("Starting the embedded fixture network (its builds are served by this process; emulated profiles are not the real servers)…");
-  const net = await startFixtureNetwork({ profiles: o.profiles ?? ["reference"], ...(o.chainFile ? { chain: o.chainFile } : {}) });
-  const inProcess = net.builds().map((b) => b.name);
-  if (!o.real) return { builds: net.builds(), anchors: net.anchors, chain: "fixture", servers: [], inProcess, close: () => net.close() };
-  out.stderr("Starting the real servers against the fixture's JSON-RPC…");
-  let real;
-  try {
-    real = await startRealServers(net);
-  } catch (e) {
-    await net.close();
-    throw new InputError((e as Error).message);
-  }
-  for (const note of real.notes) out.stderr(note);
-  const servers = real.servers.map((s) => ({ build: realBuildName(s.pin), pid: s.process.pid, dataDir: s.dataDir, firstAnswerMs: s.firstAnswerMs, tipMs: s.ingestMs }));
-  return {
-    builds: [...net.builds(), ...real.builds()], anchors: net.anchors, chain: "fixture", servers, inProcess,
-    close: async () => {
-      await real.close();
-      await net.close();
-    },
-  };
+  out.stderr(`Starting the embedded fixture network in its own process${o.real ? ", and the real servers against its JSON-RPC" : ""} (emulated profiles are not the real servers)…`);
+  const f = await startFixtureProcess({ profiles: o.profiles ?? ["reference"], ...(o.chainFile ? { chainFile: o.chainFile } : {}), real: o.real === true }, out);
+  const pids = new Map(f.builds.map((b) => [b.name, f.pid]));
+  for (const s of f.servers) if (s.pid !== undefined) pids.set(s.build, s.pid);
+  return { builds: f.builds, anchors: f.anchors, chain: "fixture", servers: f.servers, pids, close: f.close };
 }
 
 export async function serveBenchCommand(o: ServeBenchOptions, out: Output): Promise<number> {
@@ -127,14 +114,13 @@ export async function serveBenchCommand(o: ServeBenchOptions, out: Output): Prom
     }
     // Facts of the start are read before any call of the bench adds to them.
     const startup = inputs.servers.map(startupFacts);
-    const pids = new Map(inputs.servers.map((s) => [s.build, s.pid]));
     const grpcBuilds = inputs.builds.filter((b) => b.grpc);
     if (grpcBuilds.length === 0) {
       out.stderr("no build with a gRPC endpoint to benchmark");
       return 2;
     }
     const all: BenchBuild[] = grpcBuilds.map((b) => ({
-      name: b.name, grpc: b.grpc!, deadlineMs: b.deadlineMs, maxMessageBytes: b.maxMessageBytes, ...(pids.get(b.name) !== undefined ? { pid: pids.get(b.name)! } : {}),
+      name: b.name, grpc: b.grpc!, deadlineMs: b.deadlineMs, maxMessageBytes: b.maxMessageBytes, ...(inputs.pids.has(b.name) ? { pid: inputs.pids.get(b.name)! } : {}),
     }));
     const down: { build: string; reason: string }[] = [];
     for (const b of all) {
@@ -159,7 +145,7 @@ export async function serveBenchCommand(o: ServeBenchOptions, out: Output): Prom
       startedAt, chain: inputs.chain, builds: grpcBuilds.map((b) => buildInfo(b, b.protocolVersion)), runs: prepared.runs, clients: prepared.clients,
       range: plan.range, download: plan.download, scenarios: plan.scenarios, startup,
       serverTotals: inputs.servers.map((s) => ({ build: s.build, cpuMs: processCpuMs(s.pid), indexBytes: folderBytes(s.dataDir) })),
-      unreachable: down, skipped: plan.skipped, inProcess: inputs.inProcess, partial,
+      unreachable: down, skipped: plan.skipped, partial,
       ...(partial && reason?.exitCode !== undefined ? { interruptedExitCode: reason.exitCode } : {}),
     });
     if (o.json) writeFileAtomic(o.json, `${JSON.stringify(report, null, 2)}\n`);

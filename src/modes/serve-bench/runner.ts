@@ -109,16 +109,13 @@ async function blockClient(target: GrpcTarget, build: BenchBuild, s: BlockScenar
   }
 }
 
-/** The per-call figures, and the sum of the timed calls (the run's time without its warm-up call). */
-async function latencyRun(target: GrpcTarget, build: BenchBuild, s: LatencyScenario, t: Tally): Promise<{ latencyMs: NonNullable<RunFigures["latencyMs"]>; callsMs: number }> {
-  const timed = await timeCalls(target, s.probe, s.calls, 1, build.deadlineMs);
+// The client's connection is already open (runOnce's untimed call), so no call here is a warm-up.
+async function latencyRun(target: GrpcTarget, build: BenchBuild, s: LatencyScenario, t: Tally): Promise<NonNullable<RunFigures["latencyMs"]>> {
+  const timed = await timeCalls(target, s.probe, s.calls, 0, build.deadlineMs);
   for (const [status, n] of Object.entries(timed.statuses)) for (let i = 0; i < n; i++) count(t, status, status === "OK");
   t.bytes += timed.answerBytes * (s.calls - timed.errors);
   const sorted = [...timed.samples].sort((a, b) => a - b);
-  return {
-    latencyMs: { p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? NaN },
-    callsMs: sorted.reduce((a, b) => a + b, 0),
-  };
+  return { p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? NaN };
 }
 
 /** One run of one scenario on one build. */
@@ -132,14 +129,13 @@ export async function runOnce(build: BenchBuild, s: Scenario, signal?: AbortSign
     const server0 = processCpuMs(build.pid);
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    let latency: Awaited<ReturnType<typeof latencyRun>> | undefined;
+    let latencyMs: RunFigures["latencyMs"];
     if (s.kind === "range") await Promise.all(targets.map((x) => rangeClient(x, build, s, t)));
     else if (s.kind === "block") await Promise.all(targets.map((x, i) => blockClient(x, build, s, i, t)));
-    else latency = await latencyRun(targets[0]!, build, s, t);
-    const wallMs = latency?.callsMs ?? performance.now() - t0;
+    else latencyMs = await latencyRun(targets[0]!, build, s, t);
+    const wallMs = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     const server1 = processCpuMs(build.pid);
-    const latencyMs = latency?.latencyMs;
     return {
       wallMs, blocks: t.blocks, calls: t.calls, failed: t.failed, bytes: t.bytes, clientCpuMs: (cpu.user + cpu.system) / 1000,
       serverCpuMs: server0 !== null && server1 !== null ? server1 - server0 : null, statuses: t.statuses, ...(latencyMs ? { latencyMs } : {}),

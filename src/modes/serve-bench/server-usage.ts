@@ -8,6 +8,7 @@ import { join } from "node:path";
 
 /** Linux reports /proc times in USER_HZ ticks, 100 per second on every architecture Node runs on. */
 const USER_HZ = 100;
+export const CPU_TICK_MS = 1000 / USER_HZ;
 
 /** CPU milliseconds the process has used so far (10 ms resolution), or null when it cannot be read. */
 export function processCpuMs(pid: number | undefined): number | null {

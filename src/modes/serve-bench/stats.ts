@@ -1,9 +1,7 @@
 // The figures of repeated runs: each scenario runs N times per build, and the table shows
 // the median run with its spread (lowest and highest), never the best run alone. Rates
-// are computed per run (work / that run's wall time) and then their median taken, so a
-// rate and its time may come from different runs.
-
-import { percentile } from "../latency/stats.js";
+// are computed per run (work / that run's wall time) and then their median taken; on an
+// odd number of runs (3 by default) the median rate is the median run's.
 
 export interface Spread {
   median: number;
@@ -13,12 +11,14 @@ export interface Spread {
   relative: number;
 }
 
-/** Median (nearest rank on an odd count, the lower middle on an even one) and range. */
+/** Median (the mean of the two middle runs on an even count) and range. */
 export function spreadOf(values: readonly number[]): Spread {
   if (values.length === 0) return { median: NaN, min: NaN, max: NaN, relative: NaN };
   const s = [...values].sort((a, b) => a - b);
-  const median = percentile(s, 50);
-  return { median, min: s[0]!, max: s[s.length - 1]!, relative: median > 0 ? (s[s.length - 1]! - s[0]!) / median : 0 };
+  const mid = s.length >> 1;
+  const median = s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+  const [min, max] = [s[0]!, s[s.length - 1]!];
+  return { median, min, max, relative: median > 0 ? (max - min) / median : 0 };
 }
 
 /** Units of work per second of wall time. */
