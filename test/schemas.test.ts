@@ -28,7 +28,7 @@ test("a serve-bench document conforms to its schema; a result without its runs' 
   };
   const { calls: _calls, rows: _rows, ...fields } = wirecost;
   const doc = {
-    ...fields, kind: "serve-bench", partial: false, runs: 1, clients: [1], range: { from: 1, to: 10 }, download: { from: 1, to: 10 },
+    ...fields, kind: "serve-bench", partial: false, machine: { cpus: 2, cpuModel: "x", node: "v20.20.2", loadAverage: { start: 1, end: 1 } }, runs: 1, clients: [1], range: { from: 1, to: 10 }, download: { from: 1, to: 10 },
     scenarios: [{ id: "download.c1", label: "wallet download", kind: "range", rpc: "GetBlockRange", clients: 1, range: { from: 1, to: 10 }, blocksPerClient: 10, calls: null }],
     startup: [], serverTotals: [], results: [result], unreachable: [], skipped: [], summary: { durationMs: 5, failedCalls: 0 },
   };

@@ -9,6 +9,7 @@
 // Exit 0 when every call answered in full, 3 when a build was unreachable or a call
 // failed, 2 for bad input, 130/143 when interrupted (the report is written, partial).
 
+import { cpus, loadavg } from "node:os";
 import { writeFileAtomic } from "../core/io/atomic-write.js";
 import { buildInfo } from "../core/run/session.js";
 import type { Build } from "../core/targets/config.js";
@@ -132,6 +133,7 @@ export async function serveBenchCommand(o: ServeBenchOptions, out: Output): Prom
     }
     const builds = all.filter((b) => !down.some((d) => d.build === b.name));
     const startedAt = new Date();
+    const loadAtStart = loadavg()[0]!;
     const { results, partial } = await runBench({
       builds, scenarios: plan.scenarios, runs: prepared.runs, signal: interrupt.signal,
       onRun: (s, build, run, f) => {
@@ -142,7 +144,8 @@ export async function serveBenchCommand(o: ServeBenchOptions, out: Output): Prom
     });
     const reason = interrupt.signal.reason as { exitCode?: number } | undefined;
     const report = serveBenchReport(results, {
-      startedAt, chain: inputs.chain, builds: grpcBuilds.map((b) => buildInfo(b, b.protocolVersion)), runs: prepared.runs, clients: prepared.clients,
+      startedAt, chain: inputs.chain,
+      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? "unknown", node: process.version, loadAverage: { start: loadAtStart, end: loadavg()[0]! } }, builds: grpcBuilds.map((b) => buildInfo(b, b.protocolVersion)), runs: prepared.runs, clients: prepared.clients,
       range: plan.range, download: plan.download, scenarios: plan.scenarios, startup,
       serverTotals: inputs.servers.map((s) => ({ build: s.build, cpuMs: processCpuMs(s.pid), indexBytes: folderBytes(s.dataDir) })),
       unreachable: down, skipped: plan.skipped, partial,

@@ -47,8 +47,18 @@ export interface ServerTotals {
   indexBytes: number | null;
 }
 
+/** Where the figures were measured: they mean little without it. */
+export interface Machine {
+  cpus: number;
+  cpuModel: string;
+  node: string;
+  /** 1-minute load average at the start and at the end: other work on the machine skews every figure. */
+  loadAverage: { start: number; end: number };
+}
+
 export interface ServeBenchReport extends Envelope<"serve-bench"> {
   partial: boolean;
+  machine: Machine;
   runs: number;
   clients: number[];
   range: HeightRange;
@@ -64,6 +74,7 @@ export interface ServeBenchReport extends Envelope<"serve-bench"> {
 
 export interface ServeBenchContext {
   startedAt: Date;
+  machine: Machine;
   chain: string;
   builds: BuildInfo[];
   runs: number;
@@ -113,7 +124,7 @@ export function serveBenchReport(results: readonly ScenarioRuns[], c: ServeBench
   const exitCode = c.interruptedExitCode ?? (failedCalls > 0 || c.unreachable.length > 0 ? 3 : 0);
   return {
     ...envelope("serve-bench", SERVE_BENCH_REPORT_VERSION, c, exitCode),
-    partial: c.partial, runs: c.runs, clients: c.clients, range: c.range, download: c.download,
+    partial: c.partial, machine: c.machine, runs: c.runs, clients: c.clients, range: c.range, download: c.download,
     scenarios: c.scenarios.map(scenarioInfo), startup: c.startup, serverTotals: c.serverTotals, results: summaries,
     unreachable: c.unreachable, skipped: c.skipped,
     summary: { durationMs: Date.now() - c.startedAt.getTime(), failedCalls },
@@ -148,6 +159,8 @@ export function serveBenchLines(r: ServeBenchReport): string[] {
   const names = r.builds.map((b) => b.name).filter((n) => !r.unreachable.some((u) => u.build === n));
   const out: string[] = [];
   out.push(`Serving benchmark on ${r.chain}: median of ${r.runs} run(s) per cell; ~N%: (highest − lowest) / median over the runs${r.partial ? " — PARTIAL (interrupted)" : ""}`);
+  const m = r.machine;
+  out.push(`machine: ${m.cpus} CPUs (${m.cpuModel}), Node ${m.node}, load average ${m.loadAverage.start.toFixed(1)} at the start, ${m.loadAverage.end.toFixed(1)} at the end`);
   const emulated = r.builds.filter((b) => b.emulated).map((b) => b.name);
   if (emulated.length > 0) out.push(`emulated profiles (not the real builds): ${emulated.join(", ")}`);
   const rows: string[][] = [["scenario", ...names]];

@@ -95,7 +95,7 @@ describe("a bench against the fixture's reference server (small, 3 runs)", () =>
   const context = (over: Partial<ServeBenchContext> = {}): ServeBenchContext => {
     const p = plan();
     return {
-      startedAt: new Date(), chain: "fixture", builds: [{ name: "reference", implementation: "other", emulated: false }], runs: 3, clients: [1, 3],
+      startedAt: new Date(), machine: { cpus: 2, cpuModel: "test", node: process.version, loadAverage: { start: 0, end: 0 } }, chain: "fixture", builds: [{ name: "reference", implementation: "other", emulated: false }], runs: 3, clients: [1, 3],
       range: p.range, download: p.download, scenarios, startup: [], serverTotals: [], unreachable: [], skipped: [], partial: false, ...over,
     };
   };
