@@ -128,7 +128,8 @@ export async function serveBenchCommand(o: ServeBenchOptions, out: Output): Prom
       const why = await unreachable(b);
       if (why) {
         down.push({ build: b.name, reason: why });
-        out.stderr(`not benchmarked: ${b.name}: ${why}`);
+        // The table says it too; quiet, this line is all that explains the exit code.
+        if (o.quiet) out.stderr(`not benchmarked: ${b.name}: ${why}`);
       }
     }
     const builds = all.filter((b) => !down.some((d) => d.build === b.name));
