@@ -73,7 +73,13 @@ export async function startFixtureProcess(o: { profiles: readonly ProfileName[];
     await close();
     throw new InputError(ready.message);
   }
-  const line = JSON.parse(ready) as ReadyLine;
+  let line: ReadyLine;
+  try {
+    line = JSON.parse(ready) as ReadyLine;
+  } catch {
+    await close();
+    throw new InputError(`the fixture process printed something other than its endpoints: ${ready.slice(0, 200)}`);
+  }
   const real = Object.entries(line.real ?? {});
   return {
     pid: line.pid,
