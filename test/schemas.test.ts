@@ -18,3 +18,22 @@ test("a wirecost document conforms; without exitCode, or claiming another kind o
   expect(schemaErrors("sweep", wirecost).length).toBeGreaterThan(0);
   expect(schemaErrors("latency", wirecost).length).toBeGreaterThan(0);
 });
+
+test("a serve-bench document conforms to its schema; a result without its runs' spread, or of another kind, does not", () => {
+  const spread = { median: 2, min: 1, max: 3, relative: 1 };
+  const run = { wallMs: 5, blocks: 10, calls: 1, failed: 0, bytes: 900, clientCpuMs: 1, serverCpuMs: null, statuses: { OK: 1 } };
+  const result = {
+    scenario: "download.c1", build: "reference", runs: [run], wallMs: spread, blocksPerSecond: spread, requestsPerSecond: spread,
+    clientCpuMs: spread, clientCoreShareMax: 0.2, serverCpuMs: null, latencyP50Ms: null, failedCalls: 0,
+  };
+  const { calls: _calls, rows: _rows, ...fields } = wirecost;
+  const doc = {
+    ...fields, kind: "serve-bench", partial: false, machine: { cpus: 2, cpuModel: "x", node: "v20.20.2", loadAverage: { start: 1, end: 1 } }, runs: 1, clients: [1], range: { from: 1, to: 10 }, download: { from: 1, to: 10 },
+    scenarios: [{ id: "download.c1", label: "wallet download", kind: "range", rpc: "GetBlockRange", clients: 1, range: { from: 1, to: 10 }, blocksPerClient: 10, calls: null }],
+    startup: [], serverTotals: [], results: [result], unreachable: [], skipped: [], summary: { durationMs: 5, failedCalls: 0 },
+  };
+  expect(schemaErrors("serve-bench", doc)).toEqual([]);
+  const { wallMs: _, ...noWall } = result;
+  expect(schemaErrors("serve-bench", { ...doc, results: [noWall] })).toContain("/results/0: must have required property 'wallMs'");
+  expect(schemaErrors("serve-bench", { ...doc, kind: "latency" }).length).toBeGreaterThan(0);
+});

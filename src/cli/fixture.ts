@@ -1,8 +1,10 @@
 // `zconform fixture`: starts the embedded fixture network and keeps it up until SIGINT
 // or SIGTERM. Prints exactly one line of JSON on stdout when ready, so scripts and CI
 // can read the endpoints: {"grpc": {...}, "jsonrpc": "...", "cookie": "..."} plus the
-// JSON-RPC endpoints of the profiles that serve one and the chain's anchors; with --real,
-// the gRPC endpoint, log file and ingest time of each real server started against it.
+// JSON-RPC endpoints of the profiles that serve one, the chain's anchors and its own pid
+// (the process serving them all); with --real, per real server started against it: its
+// gRPC endpoint, log file, pid and data dir, how long it took to first answer and to
+// ingest the chain, and its entry as a build.
 
 import { startFixtureNetwork, type ProfileName } from "../zcash/fixture/network.js";
 import { describeChain } from "../zcash/fixture/chain/index.js";
@@ -19,6 +21,14 @@ export interface FixtureOptions {
   acceptTransactions?: boolean;
   /** Also start the installed real servers against the fixture's JSON-RPC. */
   real?: boolean;
+}
+
+function realEntries(real: RealServers): Record<string, unknown> {
+  const builds = new Map(real.builds().map((b) => [b.name, b]));
+  return Object.fromEntries(real.servers.map((s) => [realBuildName(s.pin), {
+    grpc: s.grpcUrl, log: s.process.logFile, ingestMs: Math.round(s.ingestMs), firstAnswerMs: Math.round(s.firstAnswerMs),
+    pid: s.process.pid, dataDir: s.dataDir, build: builds.get(realBuildName(s.pin)),
+  }]));
 }
 
 export async function fixtureCommand(o: FixtureOptions, out: Output): Promise<number> {
@@ -53,7 +63,8 @@ export async function fixtureCommand(o: FixtureOptions, out: Output): Promise<nu
     emulated: Object.keys(net.grpc).filter((p) => p !== "reference"),
     chain: describeChain(net.model),
     anchors: net.anchors,
-    ...(real ? { real: Object.fromEntries(real.servers.map((s) => [realBuildName(s.pin), { grpc: s.grpcUrl, log: s.process.logFile, ingestMs: Math.round(s.ingestMs) }])) } : {}),
+    pid: process.pid,
+    ...(real ? { real: realEntries(real) } : {}),
   }));
   out.stderr(`fixture network up (${Object.keys(net.grpc).length} gRPC servers; profiles other than "reference" are emulations, not the real builds). Ctrl-C stops it.`);
   await new Promise<void>((resolve) => {

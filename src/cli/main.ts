@@ -14,6 +14,7 @@ import { registerLatency } from "./latency.js";
 import { registerMerge } from "./merge.js";
 import { collect, oneOf, profileList, SHARD_HELP } from "./options.js";
 import { runLikeCommand, type RunLikeOptions } from "./run.js";
+import { serveBenchCommand } from "./serve-bench.js";
 import { registerSweep } from "./sweep.js";
 import { registerWirecost } from "./wirecost.js";
 import { PROFILE_NAMES, type ProfileName } from "../zcash/fixture/network.js";
@@ -177,6 +178,31 @@ program.command("darkside")
   .option("--json <file>", "write the results as JSON (schemas/darkside.schema.json)")
   .action(async (opts) => {
     process.exitCode = await darksideCommand(opts, io);
+  });
+
+program.command("serve-bench")
+  .description("the serving benchmark of the published comparison of lightwallet servers: GetBlockRange blocks/s over 1,000 blocks and over the " +
+    "whole wallet download (Sapling activation to the tip), 1 to 128 concurrent clients on ranges and on single-block GetBlock, small unary rpcs' " +
+    "latency; each scenario repeated, median and spread, the client's own CPU time beside it. With --real, also each real server's time to its " +
+    "first answer and to the tip, its CPU time and index size on disk.\n" +
+    "Without --config: the embedded fixture network's reference build (--profile adds emulations). Exit 0 when every call answered in full, " +
+    "3 when a build was unreachable or a call failed, 2 for bad input, 130/143 interrupted (report written, partial)")
+  .option("-c, --config <file>", "builds config (default: the embedded fixture network)")
+  .option("--build <name>", "with --config: only these builds; repeatable", collect)
+  .option("--profile <name>", `fixture: benchmark these profiles (default reference; ${PROFILE_NAMES.join(", ")}); repeatable`, profileList)
+  .option("--chain <file>", "fixture: serve real raw blocks from this file instead of the synthetic chain")
+  .option("--real", "fixture: also start the installed real servers of real-servers.yaml (lightwalletd, zainod) against the fixture's JSON-RPC and benchmark them")
+  .option("--runs <n>", "runs of every scenario on every build (the table shows their median)", "3")
+  .option("--clients <list>", "concurrent client counts, comma separated", "1,2,4,8,16,32,64,128")
+  .option("--range <from..to>", "the full wallet download (default: sapling_activation..tip of the chain)")
+  .option("--block-requests <n>", "single-block GetBlock calls per client and run", "20")
+  .option("--calls <n>", "timed calls per latency rpc and run", "50")
+  .option("--rpc <name>", "small unary rpcs to time (default GetLightdInfo, GetTreeState, GetLatestBlock); repeatable", collect)
+  .addOption(casesOption("corpus folder: chain profiles (anchors for the ranges and requests)"))
+  .option("--json <file>", "write the serve-bench report (JSON, schemas/serve-bench.schema.json) to this file")
+  .option("-q, --quiet", "no terminal table and no progress lines")
+  .action(async (opts) => {
+    process.exitCode = await serveBenchCommand({ ...opts, ...(opts.chain ? { chainFile: opts.chain } : {}), ...(opts.profile ? { profiles: opts.profile } : {}) }, io);
   });
 
 registerSweep(program, io);

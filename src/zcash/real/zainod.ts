@@ -34,13 +34,16 @@ export async function startZainod(pin: Pin, node: NodeRpc, o: StartOptions): Pro
     if (!o.keep && o.folder === undefined) rmSync(folder, { recursive: true, force: true });
   };
   const target = grpcTarget({ url: grpcUrl }, { deadlineMs: 2_000 });
+  const t0 = performance.now();
+  let firstAnswerMs: number | undefined;
   try {
     const ingestMs = await waitUntil(`zainod ${pin.version} ingesting to height ${o.tip}`, proc, async () => {
       const obs = await target.call(CompactTxStreamer.method.getLatestBlock, create(ChainSpecSchema));
+      if (obs.code === 0) firstAnswerMs ??= performance.now() - t0;
       if (obs.code !== 0 || obs.messages.length !== 1) return false;
       return Number(fromBinary(BlockIDSchema, obs.messages[0]!).height) >= o.tip;
     }, o.timeoutMs ?? 180_000, () => stuckIngest(existsSync(files.log) ? readFileSync(files.log, "utf8") : ""));
-    return { pin, grpcUrl, process: proc, ingestMs, close };
+    return { pin, grpcUrl, process: proc, ingestMs, firstAnswerMs: firstAnswerMs ?? ingestMs, dataDir: files.database, close };
   } catch (e) {
     await close();
     throw e;
