@@ -41,7 +41,7 @@ const endpoint = {
     cookieFile: path,
     headers: {
       type: "object",
-      propertyNames: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" },
+      propertyNames: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "x-message": "is not a valid header name" },
       additionalProperties: { type: "string", "x-message": "must be a string" },
       "x-message": "must be a map of header names to values",
     },
@@ -124,10 +124,3 @@ export const STRING_KEYS = new Set([
   "cookieFile",
   "profile",
 ]);
-
-/** Every key the schema knows, for "did you mean" hints on unknown fields. */
-export const KNOWN_KEYS = [
-  ...Object.keys(configSchema([]).properties),
-  ...Object.keys(buildSchema([]).properties),
-  ...Object.keys(endpoint.properties),
-];

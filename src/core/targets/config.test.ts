@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { basicHeader } from "./auth.js";
-import { MAX_ALIASES } from "./config-yaml.js";
+import { MAX_ALIASES } from "../io/located-yaml.js";
 import { lightwalletProtocol } from "../../zcash/protocol.js";
 import {
   ConfigError,
@@ -171,7 +171,7 @@ describe("errors name file, line and field", () => {
 
   test("an unknown field points at its key, with a hint", () => {
     expect(problemsOf(base("  - name: a\n    implementation: other\n    jsonrpc:\n      url: http://h:1\n      cookie_file: x\n"))).toEqual([
-      `${FILE}:7: builds[0].jsonrpc.cookie_file: unknown field (did you mean cookieFile?)`,
+      `${FILE}:7: builds[0].jsonrpc.cookie_file: is not a known field (did you mean cookieFile?)`,
     ]);
   });
 
@@ -249,7 +249,7 @@ describe("errors name file, line and field", () => {
   });
 
   test("YAML syntax errors and duplicate keys", () => {
-    expect(problemsOf("chain: fixture\nbuilds:\n  - name: [unclosed\n")[0]).toMatch(new RegExp(`^${FILE}:\\d+: YAML: `));
+    expect(problemsOf("chain: fixture\nbuilds:\n  - name: [unclosed\n")[0]).toMatch(new RegExp(`^${FILE}:\\d+: YAML syntax: `));
     expect(problemsOf("chain: a\nchain: b\nbuilds: []\n")[0]).toBe(`${FILE}:2: chain: duplicate key (first on line 1)`);
     expect(problemsOf("")).toEqual([`${FILE}:1: the file is empty`]);
     expect(problemsOf("- a\n")).toEqual([`${FILE}:1: must be a map of fields`]);

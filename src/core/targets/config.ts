@@ -6,10 +6,11 @@ import { Ajv, type ValidateFunction } from "ajv";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { ConfigError, schemaProblems, type ConfigProblem } from "./config-errors.js";
+import { ConfigError, type ConfigProblem } from "./config-errors.js";
 import { configSchema } from "./config-schema.js";
-import { fieldName } from "../io/located-yaml.js";
-import { pointer, readYaml, type Path } from "./config-yaml.js";
+import { fieldName, type PathPart } from "../io/located-yaml.js";
+import { schemaProblems, X_MESSAGE } from "../io/schema-problems.js";
+import { readConfigYaml } from "./config-yaml.js";
 import type { Auth, GrpcEndpoint, JsonRpcEndpoint } from "./endpoint.js";
 
 export type { Auth, GrpcEndpoint, JsonRpcEndpoint } from "./endpoint.js";
@@ -65,6 +66,8 @@ export interface Oracle {
   source: { file: string; line: number };
 }
 
+type Path = PathPart[];
+
 export interface RunConfig {
   /** The config file as named by the caller. */
   file: string;
@@ -102,7 +105,7 @@ export function loadConfig(path: string, protocol: Implementations, opts: ParseO
 }
 
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
-ajv.addVocabulary(["x-message"]);
+ajv.addVocabulary([X_MESSAGE]);
 const validators = new WeakMap<readonly string[], ValidateFunction>();
 
 function validatorFor(implementations: readonly string[]): ValidateFunction {
@@ -144,15 +147,11 @@ interface RawConfig {
 }
 
 export function parseConfig(text: string, fileName: string, protocol: Implementations, opts: ParseOptions = {}): RunConfig {
-  const yaml = readYaml(text, opts.env ?? process.env);
-  const problems: ConfigProblem[] = [];
+  const yaml = readConfigYaml(text, fileName, opts.env ?? process.env);
+  const problems: ConfigProblem[] = [...yaml.problems];
   const add = (line: number, path: Path, message: string) =>
     problems.push({ file: fileName, line, field: fieldName(path), message });
-  const lineAt = (path: Path, key = false): number => {
-    const w = yaml.where.get(pointer(path));
-    return (key ? w?.keyLine : undefined) ?? w?.line ?? 1;
-  };
-  for (const p of yaml.problems) add(p.line, p.path, p.message);
+  const lineAt = (path: Path): number => yaml.lineOf(path);
   // undefined: the YAML did not parse, and its errors are already in `problems`.
   if (yaml.value === undefined) throw new ConfigError(problems);
   if (yaml.value === null) {
@@ -160,10 +159,7 @@ export function parseConfig(text: string, fileName: string, protocol: Implementa
     throw new ConfigError(problems);
   }
 
-  const validate = validatorFor(protocol.implementations);
-  if (!validate(yaml.value)) {
-    for (const p of schemaProblems(validate.errors ?? [], yaml)) add(lineAt(p.linePath ?? p.path, p.atKey), p.path, p.message);
-  }
+  problems.push(...schemaProblems(validatorFor(protocol.implementations), yaml));
   if (problems.length > 0) throw new ConfigError(sorted(problems));
 
   const raw = yaml.value as RawConfig;
@@ -174,7 +170,7 @@ export function parseConfig(text: string, fileName: string, protocol: Implementa
   if (raw.oracle) {
     config.oracle = {
       jsonrpc: endpointFrom(raw.oracle.jsonrpc, ["oracle", "jsonrpc"], ctx),
-      source: { file: fileName, line: lineAt(["oracle"], true) },
+      source: { file: fileName, line: lineAt(["oracle"]) },
     };
   }
   const seen = new Map<string, number>();
@@ -212,7 +208,7 @@ interface EndpointContext {
   baseDir: string;
   checkFiles: boolean;
   add(line: number, path: Path, message: string): void;
-  lineAt(path: Path, key?: boolean): number;
+  lineAt(path: Path): number;
 }
 
 function endpointFrom(raw: RawEndpoint, at: Path, ctx: EndpointContext): GrpcEndpoint {
