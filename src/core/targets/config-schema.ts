@@ -97,7 +97,8 @@ export function configSchema(implementations: readonly string[]) {
       defaults: {
         type: "object",
         additionalProperties: false,
-        properties: limits,
+        // maxRunBytes is the run's, shared by every build: it has no per-build form.
+        properties: { ...limits, maxRunBytes: positiveInt(Number.MAX_SAFE_INTEGER) },
       },
       builds: {
         type: "array",

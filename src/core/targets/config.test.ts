@@ -163,6 +163,15 @@ describe("errors name file, line and field", () => {
     expect(parseConfig(text.replace("zaino", "beta"), FILE, other, { env }).builds[0]!.implementation).toBe("beta");
   });
 
+  test("maxRunBytes is the run's: read from defaults, unknown on a build", () => {
+    const build = "  - { name: a, implementation: other, grpc: { url: 'http://h:1' } }\n";
+    expect(parse(`chain: fixture\ndefaults: { maxRunBytes: 1048576 }\nbuilds:\n${build}`).maxRunBytes).toBe(1048576);
+    expect(parse(base(build)).maxRunBytes).toBeUndefined();
+    expect(problemsOf(base("  - { name: a, implementation: other, maxRunBytes: 5, grpc: { url: 'http://h:1' } }\n"))).toEqual([
+      `${FILE}:3: builds[0].maxRunBytes: is not a known field`,
+    ]);
+  });
+
   test("a build without endpoints", () => {
     expect(problemsOf(base("  - name: a\n    implementation: other\n"))).toEqual([
       `${FILE}:3: builds[0]: needs a grpc or a jsonrpc endpoint (or both)`,

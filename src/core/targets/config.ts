@@ -36,6 +36,9 @@ export interface Limits {
   maxStreamMessages: number;
 }
 
+/** Answer bytes all calls of a run may hold at once, whatever the builds' own limits. */
+export const DEFAULT_MAX_RUN_BYTES = 2 * 1024 * 1024 * 1024;
+
 export const DEFAULT_LIMITS: Limits = {
   concurrency: 4,
   deadlineMs: 30_000,
@@ -74,6 +77,8 @@ export interface RunConfig {
   chain: string;
   oracle?: Oracle;
   defaults: Limits;
+  /** Answer bytes in flight across every call of the run; DEFAULT_MAX_RUN_BYTES when absent. */
+  maxRunBytes?: number;
   builds: Build[];
 }
 
@@ -142,7 +147,7 @@ interface RawBuild extends Partial<Limits> {
 interface RawConfig {
   chain: string;
   oracle?: { jsonrpc: RawEndpoint };
-  defaults?: Partial<Limits>;
+  defaults?: Partial<Limits> & { maxRunBytes?: number };
   builds: RawBuild[];
 }
 
@@ -165,8 +170,10 @@ export function parseConfig(text: string, fileName: string, protocol: Implementa
   const raw = yaml.value as RawConfig;
   const baseDir = opts.baseDir ?? dirname(resolve(fileName));
   const ctx: EndpointContext = { baseDir, checkFiles: opts.checkFiles ?? true, add, lineAt };
-  const defaults: Limits = { ...DEFAULT_LIMITS, ...raw.defaults };
+  const { maxRunBytes, ...buildDefaults } = raw.defaults ?? {};
+  const defaults: Limits = { ...DEFAULT_LIMITS, ...buildDefaults };
   const config: RunConfig = { file: fileName, chain: raw.chain, defaults, builds: [] };
+  if (maxRunBytes !== undefined) config.maxRunBytes = maxRunBytes;
   if (raw.oracle) {
     config.oracle = {
       jsonrpc: endpointFrom(raw.oracle.jsonrpc, ["oracle", "jsonrpc"], ctx),
