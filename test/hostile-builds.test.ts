@@ -42,10 +42,11 @@ afterAll(async () => {
   if (!process.env.ZCONFORM_KEEP_TEST_DIR) dir?.remove();
 });
 
-function config(name: string, hostile: string[]): string {
+function config(name: string, hostile: string[], head: string[] = []): string {
   const ref = net.jsonrpcProfiles.reference!;
   return dir.write(`${name}.config.yaml`, [
     "chain: fixture",
+    ...head,
     `oracle: { jsonrpc: { url: "${net.jsonrpc}", cookieFile: "${net.cookie}" } }`,
     "builds:",
     `  - { name: healthy, implementation: other, grpc: { url: "${net.grpc.reference!}" }, jsonrpc: { url: "${ref.url}", cookieFile: "${ref.cookie}" } }`,
@@ -53,11 +54,11 @@ function config(name: string, hostile: string[]): string {
   ].join("\n"));
 }
 
-async function run(name: string, hostile: string[]) {
+async function run(name: string, hostile: string[], head: string[] = []) {
   const out = (ext: string) => join(dir.path, `${name}.${ext}`);
   const rssFile = out("rss");
   const r = await runCli(
-    ["run", "-c", config(name, hostile), "--cases", join(dir.path, "cases"), "-q", "--json", out("json"), "--junit", out("xml"), "--html", out("html")],
+    ["run", "-c", config(name, hostile, head), "--cases", join(dir.path, "cases"), "-q", "--json", out("json"), "--junit", out("xml"), "--html", out("html")],
     240_000,
     { env: { NODE_OPTIONS: `--require ${join(dir.path, "rss.cjs")}`, ZCONFORM_TEST_RSS_FILE: rssFile } },
   );
@@ -127,6 +128,48 @@ describe("hostile builds beside a healthy one, default limits", () => {
       expect(rss).toBeGreaterThan(0);
       expect(rss).toBeLessThan(RSS_LIMIT_BYTES);
       process.stdout.write(`${s.name}: peak RSS ${(rss / MiB).toFixed(0)} MiB\n`);
+    } finally {
+      await server.close();
+    }
+  }, 300_000);
+});
+
+// maxRunBytes is one budget for every call of the run: here it is smaller than what the
+// builds' own limits allow each call, so every call (the healthy build's and the
+// oracle's too) holds the whole budget in turn.
+describe("hostile builds under a run-wide byte budget (maxRunBytes)", () => {
+  const hostileBuilds = (url: string) => ["a", "b"].map((n) => `  - { name: hostile-${n}, implementation: other, jsonrpc: { url: "${url}" } }`);
+  // An answer identical to another side's is kept once, as `sameAs` that side.
+  const answersOf = (report: JsonReportFile) => report.cases.flatMap((c) => {
+    const all = [...(c.oracle ? [c.oracle] : []), ...c.answers];
+    return c.answers.filter((a) => a.side.startsWith("hostile-")).map((a) => ("sameAs" in a ? { ...all.find((x) => x.side === a.sameAs)!, side: a.side } : a));
+  });
+
+  test("answers that fit the budget wait for it and arrive whole; the healthy build is intact", async () => {
+    const server = await startHostileJsonRpc({ kind: "large-body", bodyBytes: 3 * MiB });
+    try {
+      const { report } = await run("budget-waits", hostileBuilds(server.url), [`defaults: { maxRunBytes: ${4 * MiB} }`]);
+      expect(healthyAnswers(report)).toEqual(baseline);
+      const hostile = answersOf(report);
+      expect(hostile.length).toBeGreaterThanOrEqual(24);
+      expect(hostile.filter((a) => a.fault)).toEqual([]);
+      expect(hostile.filter((a) => "elided" in a && a.elided?.bytes === 3 * MiB).length).toBeGreaterThanOrEqual(24);
+    } finally {
+      await server.close();
+    }
+  }, 300_000);
+
+  test("an answer larger than the whole budget is cut there and is a too-large fault naming maxRunBytes", async () => {
+    const server = await startHostileJsonRpc({ kind: "large-body", bodyBytes: 3 * MiB });
+    try {
+      const { report } = await run("budget-cuts", hostileBuilds(server.url), [`defaults: { maxRunBytes: ${2 * MiB} }`]);
+      expect(healthyAnswers(report)).toEqual(baseline);
+      const faults = answersOf(report).map((a) => a.fault);
+      expect(faults.length).toBeGreaterThanOrEqual(24);
+      for (const f of faults) {
+        expect(f?.kind).toBe("too-large");
+        expect(f?.detail).toContain(`maxRunBytes (${2 * MiB})`);
+      }
     } finally {
       await server.close();
     }

@@ -5,12 +5,11 @@
 import { SHIPPED_CASES } from "../core/corpus/shipped.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../core/io/atomic-write.js";
 import { classify } from "../core/ledger/classify.js";
 import { loadLedger } from "../core/ledger/quirk.js";
 import { runLatency } from "../modes/latency/latency.js";
 import { CONTROL_REQUEST, DEFAULT_RPCS, probeSpec, type ProbeSpec } from "../modes/latency/probe.js";
-import { latencyLines, latencyReport } from "../modes/latency/latency-report.js";
+import { latencyLines, latencyReport, type LatencyReport } from "../modes/latency/latency-report.js";
 import { buildInfo } from "../core/run/session.js";
 import { grpcTarget } from "../core/targets/grpc.js";
 import { guarded, InputError } from "./inputs.js";
@@ -19,6 +18,7 @@ import { probeInputs, type ProbeChoice } from "./probe-inputs.js";
 import type { Command } from "commander";
 import { casesOption } from "./cases-option.js";
 import { collect, fixtureChoice } from "./options.js";
+import { startModeStream } from "./mode-reporters.js";
 
 export interface LatencyCommandOptions extends ProbeChoice {
   reference?: string;
@@ -70,6 +70,8 @@ export async function latencyCommand(o: LatencyCommandOptions, out: Output): Pro
     if ("skipped" in control) skipped.push({ rpc: "GetBlock (control)", reason: control.skipped });
     const byName = new Map(builds.map((b) => [b.name, b]));
     const startedAt = new Date();
+    const infos = builds.map((b) => buildInfo(b, b.protocolVersion));
+    const stream = startModeStream<LatencyReport>(o, latencyLines, out, { builds }, { kind: "latency", startedAt, chain: inputs.chain, builds: infos });
     const result = await runLatency({
       builds: targets, probes, ...("skipped" in control ? {} : { control }), ...(reference ? { reference } : {}),
       calls: prepared.calls, warmup: prepared.warmup, parallel: o.parallel === true,
@@ -80,11 +82,11 @@ export async function latencyCommand(o: LatencyCommandOptions, out: Output): Pro
       },
     });
     const report = latencyReport(result, {
-      startedAt, chain: inputs.chain, builds: builds.map((b) => buildInfo(b, b.protocolVersion)), ...(reference ? { reference } : {}),
+      startedAt, chain: inputs.chain, builds: infos, ...(reference ? { reference } : {}),
       calls: prepared.calls, warmup: prepared.warmup, skipped,
     });
-    if (o.json) writeFileAtomic(o.json, `${JSON.stringify(report, null, 2)}\n`);
-    if (!o.quiet) for (const line of latencyLines(report)) out.stdout(line);
+    stream.emit({ type: "mode-end", document: report });
+    await stream.finish();
     return report.exitCode;
   } finally {
     await Promise.all(targets.map((t) => t.target.close()));

@@ -9,7 +9,6 @@ import { SHIPPED_CASES } from "../core/corpus/shipped.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PoolType } from "../zcash/gen/walletrpc/service_pb.js";
-import { writeFileAtomic } from "../core/io/atomic-write.js";
 import { classify } from "../core/ledger/classify.js";
 import { loadLedger, type Quirk } from "../core/ledger/quirk.js";
 import { buildInfo } from "../core/run/session.js";
@@ -22,7 +21,7 @@ import type { ProfileName } from "../zcash/fixture/network.js";
 import { startSweepFixture } from "../modes/sweep/sweep-fixture.js";
 import { oracleBlocks } from "../modes/sweep/oracle-blocks.js";
 import { startProgress } from "../modes/sweep/progress.js";
-import { sweepReport } from "../modes/sweep/sweep-report.js";
+import { sweepReport, type SweepReport } from "../modes/sweep/sweep-report.js";
 import { DEFAULT_CHUNK, DEFAULT_MAX_LISTED, DEFAULT_WINDOW, newCounters, runSweep } from "../modes/sweep/sweep.js";
 import { sweepLines } from "../modes/sweep/terminal.js";
 import { guarded, InputError } from "./inputs.js";
@@ -33,6 +32,7 @@ import { lightwalletProtocol } from "../zcash/protocol.js";
 import type { Command } from "commander";
 import { casesOption } from "./cases-option.js";
 import { collect, fixtureChoice } from "./options.js";
+import { startModeStream } from "./mode-reporters.js";
 
 export interface SweepCommandOptions {
   from: string;
@@ -184,6 +184,9 @@ export async function sweepCommand(o: SweepCommandOptions, out: Output): Promise
     const counters = newCounters(names, range.to - range.from + 1);
     const progress = process.stderr.isTTY && o.progress !== false && !o.quiet ? startProgress(counters, (t) => process.stderr.write(t)) : undefined;
     const startedAt = new Date();
+    const infos = inputs.builds.map((b) => buildInfo(b, b.protocolVersion));
+    const stream = startModeStream<SweepReport>(o, sweepLines, out, { builds: inputs.builds, ...(inputs.oracle ? { oracle: inputs.oracle } : {}) },
+      { kind: "sweep", startedAt, chain: inputs.chain, builds: infos });
     const result = await runSweep({
       builds: inputs.builds.map((b) => ({ name: b.name, target: targets.get(b.name)!, deadlineMs: b.deadlineMs, maxMessageBytes: b.maxMessageBytes })),
       reference, from: range.from, to: range.to, poolTypes: prepared.poolTypes, chunkSize: prepared.chunk, window: prepared.window,
@@ -197,11 +200,11 @@ export async function sweepCommand(o: SweepCommandOptions, out: Output): Promise
     const report = sweepReport(result, {
       startedAt, chain: inputs.chain, range, ...(prepared.shard ? { shard: prepared.shard, requestedRange: requested } : {}),
       poolTypes: prepared.poolTypes.map((p) => PoolType[p]), chunkSize: prepared.chunk, window: prepared.window,
-      builds: inputs.builds.map((b) => buildInfo(b, b.protocolVersion)),
+      builds: infos,
       ...(inputs.oracle ? { oracle: describeEndpoint(inputs.oracle) } : {}),
     });
-    if (o.json) writeFileAtomic(o.json, `${JSON.stringify(report, null, 2)}\n`);
-    if (!o.quiet) for (const line of sweepLines(report)) out.stdout(line);
+    stream.emit({ type: "mode-end", document: report });
+    await stream.finish();
     return report.exitCode;
   } catch (e) {
     if (e instanceof InputError || e instanceof ConfigError) {

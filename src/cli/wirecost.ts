@@ -2,9 +2,8 @@
 // build that serves both (src/modes/latency/wirecost.ts). Informational: exit 0 unless the
 // input is bad (2).
 
-import { writeFileAtomic } from "../core/io/atomic-write.js";
 import { runWireCost } from "../modes/latency/wirecost.js";
-import { wireCostLines, wireCostReport } from "../modes/latency/wirecost-report.js";
+import { wireCostLines, wireCostReport, type WireCostReport } from "../modes/latency/wirecost-report.js";
 import { buildInfo } from "../core/run/session.js";
 import { grpcTarget } from "../core/targets/grpc.js";
 import { jsonRpcTarget } from "../core/targets/jsonrpc.js";
@@ -14,6 +13,7 @@ import { probeInputs, type ProbeChoice } from "./probe-inputs.js";
 import type { Command } from "commander";
 import { casesOption } from "./cases-option.js";
 import { collect, fixtureChoice } from "./options.js";
+import { startModeStream } from "./mode-reporters.js";
 
 export interface WireCostCommandOptions extends ProbeChoice {
   calls?: string;
@@ -34,10 +34,11 @@ export async function wirecostCommand(o: WireCostCommandOptions, out: Output): P
   const targets = both.map((b) => ({ name: b.name, grpc: grpcTarget(b.grpc!), jsonrpc: jsonRpcTarget(b.jsonrpc!) }));
   try {
     const startedAt = new Date();
+    const builds = both.map((b) => buildInfo(b, b.protocolVersion));
+    const stream = startModeStream<WireCostReport>(o, wireCostLines, out, { builds: both }, { kind: "wirecost", startedAt, chain: inputs.chain, builds });
     const { rows, skipped } = await runWireCost(targets, inputs.anchors, calls.v);
-    const report = wireCostReport(rows, skipped, { startedAt, chain: inputs.chain, builds: both.map((b) => buildInfo(b, b.protocolVersion)), calls: calls.v });
-    if (o.json) writeFileAtomic(o.json, `${JSON.stringify(report, null, 2)}\n`);
-    if (!o.quiet) for (const line of wireCostLines(report)) out.stdout(line);
+    stream.emit({ type: "mode-end", document: wireCostReport(rows, skipped, { startedAt, chain: inputs.chain, builds, calls: calls.v }) });
+    await stream.finish();
     return 0;
   } finally {
     await Promise.all(targets.flatMap((t) => [t.grpc.close(), t.jsonrpc.close()]));

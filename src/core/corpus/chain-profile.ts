@@ -6,7 +6,8 @@ import { readdirSync } from "node:fs";
 import { INPUT_LIMITS, readInput } from "../io/input-limits.js";
 import { join, relative } from "node:path";
 import { Ajv } from "ajv";
-import { parseLocated, ProblemsError, schemaProblems } from "../io/located-yaml.js";
+import { parseLocated, ProblemsError } from "../io/located-yaml.js";
+import { schemaProblems } from "../io/schema-problems.js";
 import type { Anchors } from "./anchors.js";
 import { chainProfileSchema } from "./schema.js";
 

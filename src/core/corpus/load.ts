@@ -8,7 +8,8 @@ import { Ajv, type ValidateFunction } from "ajv";
 import semver from "semver";
 import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "../targets/observation.js";
-import { fieldName, parseLocated, ProblemsError, schemaProblems, type Problem } from "../io/located-yaml.js";
+import { fieldName, parseLocated, ProblemsError, type Problem } from "../io/located-yaml.js";
+import { schemaProblems } from "../io/schema-problems.js";
 import type { Case, Expectation } from "./case.js";
 import { caseFileSchema } from "./schema.js";
 

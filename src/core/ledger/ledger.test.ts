@@ -101,6 +101,13 @@ describe("ledger", () => {
     expect(() => parseLedger(bad, "cases/quirks.yaml")).toThrow("cases/quirks.yaml:8: quirks[0].staus: is not a known field (did you mean status?)");
   });
 
+  test("a duplicate key and a misspelt one are reported at their lines in the config's format", () => {
+    const bad = "quirks:\n  - id: x\n    title: t\n    title: u\n    kind: value\n    builds: [{ implemantation: zaino }]\n    match: {}\n    reference: r\n";
+    expect(() => parseLedger(bad, "cases/quirks.yaml")).toThrow("cases/quirks.yaml:4: quirks[0].title: duplicate key (first on line 3)");
+    expect(() => parseLedger(bad.replace("    title: u\n", ""), "cases/quirks.yaml"))
+      .toThrow("cases/quirks.yaml:5: quirks[0].builds[0].implemantation: is not a known field (did you mean implementation?)");
+  });
+
   test("bad ranges and duplicate ids are reported", () => {
     const bad = LEDGER.replace('versions: ">=0.9.0"', 'versions: "lots"').replace("id: old-protocol", "id: zaino-internal");
     expect(() => parseLedger(bad, "q.yaml")).toThrow(/q\.yaml:\d+: quirks\[1\]\.builds\[0\]\.versions: not a semver range[\s\S]*duplicate id "zaino-internal"/);

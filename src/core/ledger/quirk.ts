@@ -5,7 +5,8 @@ import { INPUT_LIMITS, readInput } from "../io/input-limits.js";
 import { Ajv } from "ajv";
 import semver from "semver";
 import { DIVERGENCE_KINDS, type DivergenceKind } from "../diff/divergence.js";
-import { parseLocated, ProblemsError, schemaProblems, type Problem } from "../io/located-yaml.js";
+import { parseLocated, ProblemsError, type Problem } from "../io/located-yaml.js";
+import { schemaProblems } from "../io/schema-problems.js";
 
 export interface BuildSelector {
   /** lightwalletd, zaino, ztreamer, zebrad, … (a build's `implementation`). */

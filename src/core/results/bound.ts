@@ -36,7 +36,7 @@ export interface Elided {
   /** Length of the whole answer: all messages one after the other, or the body. */
   bytes: number;
   sha256: string;
-  /** The first and last edgeBytes, as hex. */
+  /** The first and last edgeBytes, as hex, of the answer with the run's secrets masked. */
   head: string;
   tail: string;
   /** Where the whole bytes were written, when asked (named by the hash of what was received). */

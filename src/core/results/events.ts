@@ -5,6 +5,7 @@ import type { CaseResult } from "./result.js";
 import type { OutcomeKind } from "./outcome.js";
 import type { UncheckedSide } from "./unchecked.js";
 import type { RunCondition } from "../targets/conditions.js";
+import type { Envelope } from "./envelope.js";
 
 export type { RunCondition };
 
@@ -89,8 +90,17 @@ export type RunEvent =
     interrupted?: string;
   };
 
-export type Reporter = {
-  onEvent(event: RunEvent): void;
+/**
+ * What a mode (sweep, latency, wirecost) tells its reporters, as a run does with
+ * RunEvent: that it started, on which chain and builds, and the document it finished
+ * with (in the envelope of src/core/results/envelope.ts).
+ */
+export type ModeEvent<D extends Envelope<string> = Envelope<string>> =
+  | { type: "mode-start"; kind: D["kind"]; startedAt: string; chain: string; builds: BuildInfo[] }
+  | { type: "mode-end"; document: D };
+
+export type Reporter<E = RunEvent> = {
+  onEvent(event: E): void;
   /** Called once after run-end (or after an interruption): write files, flush. */
   finish(): Promise<void>;
 };

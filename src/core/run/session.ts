@@ -8,9 +8,11 @@ import { withDynamic, type ChainProfile } from "../corpus/chain-profile.js";
 import { classify } from "../ledger/classify.js";
 import { ledgerFindings } from "../ledger/findings.js";
 import type { Quirk } from "../ledger/quirk.js";
-import { describeEndpoint, secretsOf, type Build, type RunConfig } from "../targets/config.js";
+import { DEFAULT_MAX_RUN_BYTES, describeEndpoint, secretsOf, type Build, type RunConfig } from "../targets/config.js";
 import { grpcTarget, type GrpcTarget } from "../targets/grpc.js";
-import { jsonRpcTarget, type JsonRpcTarget } from "../targets/jsonrpc.js";
+import { DEFAULT_JSONRPC_MAX_BYTES, jsonRpcTarget, type JsonRpcTarget } from "../targets/jsonrpc.js";
+import { byteBudget, type ByteBudget } from "./limit.js";
+import { budgetedGrpc, budgetedJsonRpc } from "./run-bytes.js";
 import { VERSION } from "../../version.js";
 import type { BuildInfo, Reporter, RunEvent, RunSummary } from "../results/events.js";
 import { planCases } from "./plan.js";
@@ -63,14 +65,14 @@ export interface SessionResult {
   partial: boolean;
 }
 
-function openConnections(builds: readonly Build[]): Connections {
+function openConnections(builds: readonly Build[], budget: ByteBudget): Connections {
   const grpc = new Map<string, GrpcTarget>();
   const jsonrpc = new Map<string, JsonRpcTarget>();
   for (const b of builds) {
     // The build's limits are the targets' defaults, so startup calls keep them too.
     const limits = { deadlineMs: b.deadlineMs, maxMessageBytes: b.maxMessageBytes, maxCallBytes: b.maxCallBytes };
-    if (b.grpc) grpc.set(b.name, grpcTarget(b.grpc, { ...limits, maxMessages: b.maxStreamMessages }));
-    if (b.jsonrpc) jsonrpc.set(b.name, jsonRpcTarget(b.jsonrpc, { ...limits, connections: b.concurrency }));
+    if (b.grpc) grpc.set(b.name, budgetedGrpc(grpcTarget(b.grpc, { ...limits, maxMessages: b.maxStreamMessages }), budget, limits));
+    if (b.jsonrpc) jsonrpc.set(b.name, budgetedJsonRpc(jsonRpcTarget(b.jsonrpc, { ...limits, connections: b.concurrency }), budget, limits));
   }
   return { grpc, jsonrpc };
 }
@@ -160,10 +162,14 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     const safe = scrub(e);
     o.reporters.forEach((r) => r.onEvent(safe));
   };
-  const conns = openConnections(o.config.builds);
+  const budget = byteBudget(o.config.maxRunBytes ?? DEFAULT_MAX_RUN_BYTES);
+  const conns = openConnections(o.config.builds, budget);
   // The oracle gets the run's default deadline; its body limit stays the client's, which
   // is above Zebra's own 50 MiB response cap.
-  const oracleTarget = o.config.oracle ? jsonRpcTarget(o.config.oracle.jsonrpc, { deadlineMs: o.config.defaults.deadlineMs }) : undefined;
+  const oracleTarget = o.config.oracle
+    ? budgetedJsonRpc(jsonRpcTarget(o.config.oracle.jsonrpc, { deadlineMs: o.config.defaults.deadlineMs }), budget,
+      { maxMessageBytes: DEFAULT_JSONRPC_MAX_BYTES, maxCallBytes: DEFAULT_JSONRPC_MAX_BYTES })
+    : undefined;
   // An interruption cuts every call in flight at once (they resolve with a fault, and
   // the cases they belong to are dropped as unfinished) instead of waiting for deadlines.
   const abortAll = () => {

@@ -41,7 +41,7 @@ const endpoint = {
     cookieFile: path,
     headers: {
       type: "object",
-      propertyNames: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" },
+      propertyNames: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "x-message": "is not a valid header name" },
       additionalProperties: { type: "string", "x-message": "must be a string" },
       "x-message": "must be a map of header names to values",
     },
@@ -97,7 +97,8 @@ export function configSchema(implementations: readonly string[]) {
       defaults: {
         type: "object",
         additionalProperties: false,
-        properties: limits,
+        // maxRunBytes is the run's, shared by every build: it has no per-build form.
+        properties: { ...limits, maxRunBytes: positiveInt(Number.MAX_SAFE_INTEGER) },
       },
       builds: {
         type: "array",
@@ -124,10 +125,3 @@ export const STRING_KEYS = new Set([
   "cookieFile",
   "profile",
 ]);
-
-/** Every key the schema knows, for "did you mean" hints on unknown fields. */
-export const KNOWN_KEYS = [
-  ...Object.keys(configSchema([]).properties),
-  ...Object.keys(buildSchema([]).properties),
-  ...Object.keys(endpoint.properties),
-];

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { basicHeader } from "./auth.js";
-import { MAX_ALIASES } from "./config-yaml.js";
+import { MAX_ALIASES } from "../io/located-yaml.js";
 import { lightwalletProtocol } from "../../zcash/protocol.js";
 import {
   ConfigError,
@@ -163,6 +163,15 @@ describe("errors name file, line and field", () => {
     expect(parseConfig(text.replace("zaino", "beta"), FILE, other, { env }).builds[0]!.implementation).toBe("beta");
   });
 
+  test("maxRunBytes is the run's: read from defaults, unknown on a build", () => {
+    const build = "  - { name: a, implementation: other, grpc: { url: 'http://h:1' } }\n";
+    expect(parse(`chain: fixture\ndefaults: { maxRunBytes: 1048576 }\nbuilds:\n${build}`).maxRunBytes).toBe(1048576);
+    expect(parse(base(build)).maxRunBytes).toBeUndefined();
+    expect(problemsOf(base("  - { name: a, implementation: other, maxRunBytes: 5, grpc: { url: 'http://h:1' } }\n"))).toEqual([
+      `${FILE}:3: builds[0].maxRunBytes: is not a known field`,
+    ]);
+  });
+
   test("a build without endpoints", () => {
     expect(problemsOf(base("  - name: a\n    implementation: other\n"))).toEqual([
       `${FILE}:3: builds[0]: needs a grpc or a jsonrpc endpoint (or both)`,
@@ -171,7 +180,7 @@ describe("errors name file, line and field", () => {
 
   test("an unknown field points at its key, with a hint", () => {
     expect(problemsOf(base("  - name: a\n    implementation: other\n    jsonrpc:\n      url: http://h:1\n      cookie_file: x\n"))).toEqual([
-      `${FILE}:7: builds[0].jsonrpc.cookie_file: unknown field (did you mean cookieFile?)`,
+      `${FILE}:7: builds[0].jsonrpc.cookie_file: is not a known field (did you mean cookieFile?)`,
     ]);
   });
 
@@ -249,7 +258,7 @@ describe("errors name file, line and field", () => {
   });
 
   test("YAML syntax errors and duplicate keys", () => {
-    expect(problemsOf("chain: fixture\nbuilds:\n  - name: [unclosed\n")[0]).toMatch(new RegExp(`^${FILE}:\\d+: YAML: `));
+    expect(problemsOf("chain: fixture\nbuilds:\n  - name: [unclosed\n")[0]).toMatch(new RegExp(`^${FILE}:\\d+: YAML syntax: `));
     expect(problemsOf("chain: a\nchain: b\nbuilds: []\n")[0]).toBe(`${FILE}:2: chain: duplicate key (first on line 1)`);
     expect(problemsOf("")).toEqual([`${FILE}:1: the file is empty`]);
     expect(problemsOf("- a\n")).toEqual([`${FILE}:1: must be a map of fields`]);

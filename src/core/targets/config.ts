@@ -6,10 +6,11 @@ import { Ajv, type ValidateFunction } from "ajv";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { ConfigError, schemaProblems, type ConfigProblem } from "./config-errors.js";
+import { ConfigError, type ConfigProblem } from "./config-errors.js";
 import { configSchema } from "./config-schema.js";
-import { fieldName } from "../io/located-yaml.js";
-import { pointer, readYaml, type Path } from "./config-yaml.js";
+import { fieldName, type PathPart } from "../io/located-yaml.js";
+import { schemaProblems, X_MESSAGE } from "../io/schema-problems.js";
+import { readConfigYaml } from "./config-yaml.js";
 import type { Auth, GrpcEndpoint, JsonRpcEndpoint } from "./endpoint.js";
 
 export type { Auth, GrpcEndpoint, JsonRpcEndpoint } from "./endpoint.js";
@@ -34,6 +35,9 @@ export interface Limits {
   maxCallBytes: number;
   maxStreamMessages: number;
 }
+
+/** Answer bytes all calls of a run may hold at once, whatever the builds' own limits. */
+export const DEFAULT_MAX_RUN_BYTES = 2 * 1024 * 1024 * 1024;
 
 export const DEFAULT_LIMITS: Limits = {
   concurrency: 4,
@@ -65,12 +69,16 @@ export interface Oracle {
   source: { file: string; line: number };
 }
 
+type Path = PathPart[];
+
 export interface RunConfig {
   /** The config file as named by the caller. */
   file: string;
   chain: string;
   oracle?: Oracle;
   defaults: Limits;
+  /** Answer bytes in flight across every call of the run; DEFAULT_MAX_RUN_BYTES when absent. */
+  maxRunBytes?: number;
   builds: Build[];
 }
 
@@ -102,7 +110,7 @@ export function loadConfig(path: string, protocol: Implementations, opts: ParseO
 }
 
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
-ajv.addVocabulary(["x-message"]);
+ajv.addVocabulary([X_MESSAGE]);
 const validators = new WeakMap<readonly string[], ValidateFunction>();
 
 function validatorFor(implementations: readonly string[]): ValidateFunction {
@@ -139,20 +147,16 @@ interface RawBuild extends Partial<Limits> {
 interface RawConfig {
   chain: string;
   oracle?: { jsonrpc: RawEndpoint };
-  defaults?: Partial<Limits>;
+  defaults?: Partial<Limits> & { maxRunBytes?: number };
   builds: RawBuild[];
 }
 
 export function parseConfig(text: string, fileName: string, protocol: Implementations, opts: ParseOptions = {}): RunConfig {
-  const yaml = readYaml(text, opts.env ?? process.env);
-  const problems: ConfigProblem[] = [];
+  const yaml = readConfigYaml(text, fileName, opts.env ?? process.env);
+  const problems: ConfigProblem[] = [...yaml.problems];
   const add = (line: number, path: Path, message: string) =>
     problems.push({ file: fileName, line, field: fieldName(path), message });
-  const lineAt = (path: Path, key = false): number => {
-    const w = yaml.where.get(pointer(path));
-    return (key ? w?.keyLine : undefined) ?? w?.line ?? 1;
-  };
-  for (const p of yaml.problems) add(p.line, p.path, p.message);
+  const lineAt = (path: Path): number => yaml.lineOf(path);
   // undefined: the YAML did not parse, and its errors are already in `problems`.
   if (yaml.value === undefined) throw new ConfigError(problems);
   if (yaml.value === null) {
@@ -160,21 +164,20 @@ export function parseConfig(text: string, fileName: string, protocol: Implementa
     throw new ConfigError(problems);
   }
 
-  const validate = validatorFor(protocol.implementations);
-  if (!validate(yaml.value)) {
-    for (const p of schemaProblems(validate.errors ?? [], yaml)) add(lineAt(p.linePath ?? p.path, p.atKey), p.path, p.message);
-  }
+  problems.push(...schemaProblems(validatorFor(protocol.implementations), yaml));
   if (problems.length > 0) throw new ConfigError(sorted(problems));
 
   const raw = yaml.value as RawConfig;
   const baseDir = opts.baseDir ?? dirname(resolve(fileName));
   const ctx: EndpointContext = { baseDir, checkFiles: opts.checkFiles ?? true, add, lineAt };
-  const defaults: Limits = { ...DEFAULT_LIMITS, ...raw.defaults };
+  const { maxRunBytes, ...buildDefaults } = raw.defaults ?? {};
+  const defaults: Limits = { ...DEFAULT_LIMITS, ...buildDefaults };
   const config: RunConfig = { file: fileName, chain: raw.chain, defaults, builds: [] };
+  if (maxRunBytes !== undefined) config.maxRunBytes = maxRunBytes;
   if (raw.oracle) {
     config.oracle = {
       jsonrpc: endpointFrom(raw.oracle.jsonrpc, ["oracle", "jsonrpc"], ctx),
-      source: { file: fileName, line: lineAt(["oracle"], true) },
+      source: { file: fileName, line: lineAt(["oracle"]) },
     };
   }
   const seen = new Map<string, number>();
@@ -212,7 +215,7 @@ interface EndpointContext {
   baseDir: string;
   checkFiles: boolean;
   add(line: number, path: Path, message: string): void;
-  lineAt(path: Path, key?: boolean): number;
+  lineAt(path: Path): number;
 }
 
 function endpointFrom(raw: RawEndpoint, at: Path, ctx: EndpointContext): GrpcEndpoint {

@@ -98,7 +98,9 @@ export function jsonRpcTarget(endpoint: JsonRpcEndpoint, defaults: JsonRpcTarget
   async function post(method: string, body: string, id: number | typeof BATCH, callOpts: JsonRpcCallOptions): Promise<JsonRpcObservation> {
     const opts = { ...defaults, ...callOpts, headers: { ...defaults.headers, ...callOpts.headers } };
     const deadlineMs = opts.deadlineMs ?? DEFAULT_JSONRPC_DEADLINE_MS;
-    const maxBytes = Math.min(opts.maxMessageBytes ?? DEFAULT_JSONRPC_MAX_BYTES, opts.maxCallBytes ?? DEFAULT_JSONRPC_MAX_BYTES);
+    const maxMessageBytes = opts.maxMessageBytes ?? DEFAULT_JSONRPC_MAX_BYTES;
+    const maxBytes = Math.min(maxMessageBytes, opts.maxCallBytes ?? DEFAULT_JSONRPC_MAX_BYTES);
+    const limitName = maxBytes < maxMessageBytes ? "maxCallBytes" : "maxMessageBytes";
     const startedAt = Date.now();
     const t0 = performance.now();
     const obs: JsonRpcObservation = {
@@ -162,7 +164,7 @@ export function jsonRpcTarget(endpoint: JsonRpcEndpoint, defaults: JsonRpcTarget
           chunks.push(chunk.subarray(0, maxBytes - kept));
           obs.body = Buffer.concat(chunks);
           res.body.destroy();
-          return done({ kind: "too-large", detail: `body exceeds maxMessageBytes (${maxBytes}); kept the first ${maxBytes} bytes` });
+          return done({ kind: "too-large", detail: `body exceeds ${limitName} (${maxBytes}); kept the first ${maxBytes} bytes` });
         }
         chunks.push(chunk);
         kept += chunk.length;

@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseLocated, ProblemsError, schemaProblems } from "../../core/io/located-yaml.js";
+import { parseLocated, ProblemsError } from "../../core/io/located-yaml.js";
+import { schemaProblems } from "../../core/io/schema-problems.js";
 
 export const SERVER_NAMES = ["lightwalletd", "zainod", "zebrad"] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];

@@ -1,0 +1,34 @@
+// What a mode command (sweep, latency, wirecost) reports to: its --json file and, unless
+// --quiet, the terminal. The stream is started with the secrets of the command's builds.
+
+import { modeJsonReporter, modeTerminalReporter } from "../core/report/mode.js";
+import type { Envelope } from "../core/results/envelope.js";
+import type { BuildInfo, ModeEvent, Reporter } from "../core/results/events.js";
+import { modeStream, type ModeStream } from "../core/run/mode-stream.js";
+import type { Build, JsonRpcEndpoint } from "../core/targets/config.js";
+import { secretsOf } from "../core/targets/secrets.js";
+import type { Output } from "./output.js";
+
+export interface ModeStart<D extends Envelope<string>> {
+  kind: D["kind"];
+  startedAt: Date;
+  chain: string;
+  builds: BuildInfo[];
+}
+
+/** The mode's stream, its start already emitted. */
+export function startModeStream<D extends Envelope<string>>(
+  o: { json?: string; quiet?: boolean },
+  lines: (document: D) => string[],
+  out: Output,
+  endpoints: { builds: readonly Build[]; oracle?: JsonRpcEndpoint },
+  start: ModeStart<D>,
+): ModeStream<D> {
+  const reporters: Reporter<ModeEvent<D>>[] = [];
+  if (o.json) reporters.push(modeJsonReporter<D>(o.json));
+  if (!o.quiet) reporters.push(modeTerminalReporter(lines, out.stdout));
+  const secrets = secretsOf({ builds: [...endpoints.builds], ...(endpoints.oracle ? { oracle: { jsonrpc: endpoints.oracle } } : {}) });
+  const stream = modeStream(reporters, secrets);
+  stream.emit({ type: "mode-start", kind: start.kind, startedAt: start.startedAt.toISOString(), chain: start.chain, builds: start.builds });
+  return stream;
+}
