@@ -62,14 +62,15 @@ export function regtestDocument(net: RegtestNetwork, recipe: RegtestRecipe, bloc
   };
 }
 
-interface Prepared {
+export interface PreparedRegtestRun {
   inputs: RunInputs;
   net: RegtestNetwork;
   recipe: RegtestRecipe;
   blocksFile: string;
 }
 
-async function regtestInputs(o: RegtestOptions, out: Output): Promise<Prepared> {
+/** zebrad started and mined, the indexers and the fixture started, the run's inputs assembled (the caller closes inputs.network). */
+export async function prepareRegtestRun(o: RegtestOptions, out: Output): Promise<PreparedRegtestRun> {
   const loaded = loadCorpusAndLedger(o);
   const profile = loadChainProfile(o.cases, "regtest");
   mkdirSync(o.dir, { recursive: true });
@@ -113,7 +114,7 @@ async function regtestInputs(o: RegtestOptions, out: Output): Promise<Prepared> 
 
 export async function regtestCommand(o: RegtestOptions, out: Output): Promise<number> {
   const startedAt = new Date();
-  const got = await guarded(out, () => regtestInputs(o, out));
+  const got = await guarded(out, () => prepareRegtestRun(o, out));
   if (typeof got === "number") return got;
   const exitCode = await runInputs({ ...o, json: o.json ?? join(o.dir, "report.json") }, got.inputs, out);
   const doc = regtestDocument(got.net, got.recipe, got.blocksFile, startedAt, got.inputs.config, exitCode);

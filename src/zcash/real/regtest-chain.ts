@@ -31,8 +31,8 @@ export interface Stretch {
   blocks: number;
   /** Where the coinbase pays; absent: the node's configured miner address. */
   address?: string;
-  /** What a report calls it: "transparent", "orchard", "sapling". */
-  pool: string;
+  /** The pool the coinbase pays into. */
+  pool: "transparent" | "orchard" | "sapling";
 }
 
 export interface RegtestRecipe {
@@ -46,12 +46,12 @@ export const DEFAULT_ACTIVATION_HEIGHTS: Readonly<Partial<Record<Upgrade, number
   overwinter: 1, sapling: 1, blossom: 1, heartwood: 1, canopy: 1, nu5: 10, nu6: 20, nu6_1: 30,
 });
 
-/** `blocks` in all: the transparent stretch, then two shielded coinbases of each pool, then one more transparent block. */
+/** `blocks` in all: the transparent stretch, one Orchard and one Sapling coinbase (each takes seconds of proving), one more transparent block. */
 export function defaultRecipe(o: { blocks?: number; minerAddress?: string; shielded?: boolean } = {}): RegtestRecipe {
   const shielded = o.shielded ?? true;
   const blocks = o.blocks ?? 300;
   const tail: Stretch[] = shielded
-    ? [{ blocks: 2, address: ZEBRA_REGTEST_ADDRESSES.unified, pool: "orchard" }, { blocks: 2, address: ZEBRA_REGTEST_ADDRESSES.sapling, pool: "sapling" }, { blocks: 1, pool: "transparent" }]
+    ? [{ blocks: 1, address: ZEBRA_REGTEST_ADDRESSES.unified, pool: "orchard" }, { blocks: 1, address: ZEBRA_REGTEST_ADDRESSES.sapling, pool: "sapling" }, { blocks: 1, pool: "transparent" }]
     : [];
   const head = blocks - tail.reduce((n, s) => n + s.blocks, 0);
   const last = Math.max(...Object.values(DEFAULT_ACTIVATION_HEIGHTS));

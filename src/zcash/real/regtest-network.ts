@@ -73,7 +73,8 @@ export async function startRegtestNetwork(o: RegtestNetworkOptions): Promise<Reg
     // The fixture names the chain as zebrad does ("test", see cases/chains/regtest.yaml):
     // its servers stand for servers backed by this zebrad.
     const network = { ...regtestWith(o.recipe.activationHeights), rpcName: "test" as const };
-    const model = loadRealChain(o.blocksFile, { network, label: "regtest" });
+    // The chain starts at genesis, so its trees start empty at activation (`trees: {}`).
+    const model = loadRealChain(o.blocksFile, { network, label: "regtest", trees: {} });
     fixture = await startFixtureNetwork({ chain: model, ...(o.profiles ? { profiles: o.profiles } : {}) });
     const notes: string[] = [];
     const node = zebrad.nodeRpc();
