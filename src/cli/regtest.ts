@@ -34,14 +34,17 @@ export interface RegtestOptions extends RunLikeOptions {
 
 /**
  * The `regtest` profile's anchors checked against the chain zebrad mined (a profile that
- * disagrees with its recipe is a bug to hear about), then every anchor the chain has.
+ * disagrees with its recipe is a bug to hear about), then every anchor the chain has. A
+ * pool with no completed subtree has no last one to ask for (`${sapling_subtrees-1}`
+ * would be −1): its count is left out, and the cases naming it are skipped.
  */
 export function regtestChainProfile(profile: ChainProfile, chain: Record<string, number | string>): ChainProfile {
   const wrong = Object.entries(profile.anchors).filter(([k, v]) => k in chain && chain[k] !== v);
   if (wrong.length > 0) {
     throw new InputError(`chain profile ${profile.name}: ${wrong.map(([k, v]) => `${k} is ${JSON.stringify(v)} but the mined chain has ${JSON.stringify(chain[k])}`).join("; ")}`);
   }
-  return { ...profile, anchors: { ...chain, ...profile.anchors } };
+  const usable = Object.entries(chain).filter(([k, v]) => !(k.endsWith("_subtrees") && v === 0));
+  return { ...profile, anchors: { ...Object.fromEntries(usable), ...profile.anchors } };
 }
 
 /** The regtest.json document: the envelope, the chain zebrad mined and what each step took. */
