@@ -2,6 +2,7 @@
 // another kind, or one without the envelope's fields, does not pass.
 
 import { expect, test } from "@jest/globals";
+import { readFileSync } from "node:fs";
 import { schemaErrors } from "./schemas.test-helper.js";
 
 const wirecost = {
@@ -17,4 +18,9 @@ test("a wirecost document conforms; without exitCode, or claiming another kind o
   expect(schemaErrors("wirecost", { ...wirecost, schemaVersion: 2 }).length).toBeGreaterThan(0);
   expect(schemaErrors("sweep", wirecost).length).toBeGreaterThan(0);
   expect(schemaErrors("latency", wirecost).length).toBeGreaterThan(0);
+});
+
+test("docs/fixture-vs-zebrad.json, generated from a regtest run, conforms to its schema", () => {
+  const doc = JSON.parse(readFileSync(new URL("../docs/fixture-vs-zebrad.json", import.meta.url), "utf8")) as unknown;
+  expect(schemaErrors("fixture-vs-zebrad", doc)).toEqual([]);
 });
