@@ -76,14 +76,14 @@ export interface PreparedRegtestRun {
 export async function prepareRegtestRun(o: RegtestOptions, out: Output): Promise<PreparedRegtestRun> {
   const loaded = loadCorpusAndLedger(o);
   const profile = loadChainProfile(o.cases, "regtest");
-  mkdirSync(o.dir, { recursive: true });
-  const blocksFile = join(o.dir, "blocks.txt");
   let recipe: RegtestRecipe;
   try {
     recipe = defaultRecipe({ blocks: o.blocks, minerAddress: o.minerAddress, shielded: o.shielded });
   } catch (e) {
     throw new InputError(`--blocks: ${(e as Error).message}`);
   }
+  mkdirSync(o.dir, { recursive: true });
+  const blocksFile = join(o.dir, "blocks.txt");
   out.stderr(`Starting zebrad on regtest and mining ${recipe.stretches.reduce((n, s) => n + s.blocks, 0)} blocks…`);
   let net: RegtestNetwork;
   try {
