@@ -80,7 +80,7 @@ export async function prepareRegtestRun(o: RegtestOptions, out: Output): Promise
   try {
     recipe = defaultRecipe({ blocks: o.blocks, minerAddress: o.minerAddress, shielded: o.shielded });
   } catch (e) {
-    throw new InputError(`--blocks: ${(e as Error).message}`);
+    throw new InputError(`${o.minerAddress !== undefined && /miner address/.test((e as Error).message) ? "--miner-address" : "--blocks"}: ${(e as Error).message}`);
   }
   mkdirSync(o.dir, { recursive: true });
   const blocksFile = join(o.dir, "blocks.txt");

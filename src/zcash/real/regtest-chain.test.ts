@@ -11,10 +11,17 @@ test("every upgrade through NU6.1 is active before the transparent stretch ends;
 });
 
 test("without shielded coinbases every block pays the miner address; too short a chain is refused", () => {
-  expect(defaultRecipe({ blocks: 50, shielded: false, minerAddress: "tmX" })).toMatchObject({ minerAddress: "tmX", stretches: [{ blocks: 50, pool: "transparent" }] });
+  expect(defaultRecipe({ blocks: 50, shielded: false, minerAddress: "tmCARZmCu5uxke62UTpxxQ1Rn25adU4nLTX" }))
+    .toMatchObject({ minerAddress: "tmCARZmCu5uxke62UTpxxQ1Rn25adU4nLTX", stretches: [{ blocks: 50, pool: "transparent" }] });
   expect(() => defaultRecipe({ blocks: 20 })).toThrow(/ends before every upgrade is active/);
 });
 
 test("zebrad's default regtest miner address is a testnet-prefix P2PKH address", () => {
   expect(decodeTransparentAddress(ZEBRA_REGTEST_ADDRESSES.transparent, regtest)).toMatchObject({ kind: "p2pkh" });
+});
+
+test("a miner address of another network is refused before zebrad would drop it", () => {
+  expect(() => defaultRecipe({ minerAddress: "t1LKgEviVhFTFVqq2o6fDYLm2R6Vp2DXe4p" })).toThrow(/must be a regtest transparent address/);
+  expect(() => defaultRecipe({ minerAddress: ZEBRA_REGTEST_ADDRESSES.sapling })).toThrow(/must be a regtest transparent address/);
+  expect(defaultRecipe({ minerAddress: ZEBRA_REGTEST_ADDRESSES.transparent }).minerAddress).toBe(ZEBRA_REGTEST_ADDRESSES.transparent);
 });

@@ -13,7 +13,8 @@
 // The chain is not reproducible: zebrad's `generate` writes random bytes into every
 // coinbase (so that forks never share a transaction), hence block hashes differ per run.
 
-import type { Upgrade } from "../codec/network.js";
+import { AddressError, decodeTransparentAddress } from "../codec/address.js";
+import { regtest, type Upgrade } from "../codec/network.js";
 import type { RunningZebrad } from "./zebrad.js";
 
 /**
@@ -54,6 +55,7 @@ export function defaultRecipe(o: { blocks?: number; minerAddress?: string; shiel
     ? [{ blocks: 1, address: ZEBRA_REGTEST_ADDRESSES.unified, pool: "orchard" }, { blocks: 1, address: ZEBRA_REGTEST_ADDRESSES.sapling, pool: "sapling" }, { blocks: 1, pool: "transparent" }]
     : [];
   const head = blocks - tail.reduce((n, s) => n + s.blocks, 0);
+  if (o.minerAddress !== undefined) checkMinerAddress(o.minerAddress);
   const last = Math.max(...Object.values(DEFAULT_ACTIVATION_HEIGHTS));
   if (head <= last) throw new RangeError(`a regtest chain of ${blocks} blocks ends before every upgrade is active (the last activates at ${last}); mine more`);
   return {
@@ -61,6 +63,20 @@ export function defaultRecipe(o: { blocks?: number; minerAddress?: string; shiel
     minerAddress: o.minerAddress ?? ZEBRA_REGTEST_ADDRESSES.transparent,
     stretches: [{ blocks: head, pool: "transparent" }, ...tail],
   };
+}
+
+/**
+ * The miner address must be a regtest transparent address: zebrad drops a miner address of
+ * another network without a word and then refuses every `generate` ("miner parameters
+ * are required for get_block_template").
+ */
+export function checkMinerAddress(address: string): void {
+  try {
+    decodeTransparentAddress(address, regtest);
+  } catch (e) {
+    if (!(e instanceof AddressError)) throw e;
+    throw new RangeError(`the miner address must be a regtest transparent address (tm… or t2…): ${e.message}`);
+  }
 }
 
 export interface MinedStretch extends Stretch {
