@@ -13,11 +13,11 @@ import { loadChainProfile, type ChainProfile } from "../core/corpus/chain-profil
 import { writeFileAtomic } from "../core/io/atomic-write.js";
 import { DEFAULT_LIMITS, type RunConfig } from "../core/targets/config.js";
 import { envelope } from "../core/results/envelope.js";
-import { buildInfo } from "../core/run/session.js";
+import { buildInfo, EXIT } from "../core/run/session.js";
 import { chainAnchors } from "../zcash/fixture/chain/anchors.js";
 import { fixtureDeadlineMs } from "../zcash/fixture/deadline.js";
 import { RealServerError } from "../zcash/real/process.js";
-import { defaultRecipe, type RegtestRecipe } from "../zcash/real/regtest-chain.js";
+import { checkMinerAddress, defaultRecipe, type RegtestRecipe } from "../zcash/real/regtest-chain.js";
 import { startRegtestNetwork, type RegtestNetwork } from "../zcash/real/regtest-network.js";
 import { guarded, InputError, loadCorpusAndLedger, type RunInputs } from "./inputs.js";
 import type { Output } from "./output.js";
@@ -76,22 +76,20 @@ export interface PreparedRegtestRun {
 export async function prepareRegtestRun(o: RegtestOptions, out: Output): Promise<PreparedRegtestRun> {
   const loaded = loadCorpusAndLedger(o);
   const profile = loadChainProfile(o.cases, "regtest");
-  let recipe: RegtestRecipe;
-  try {
-    recipe = defaultRecipe({ blocks: o.blocks, minerAddress: o.minerAddress, shielded: o.shielded });
-  } catch (e) {
-    throw new InputError(`${o.minerAddress !== undefined && /miner address/.test((e as Error).message) ? "--miner-address" : "--blocks"}: ${(e as Error).message}`);
-  }
+  const refused = (option: string, check: () => void) => {
+    try {
+      check();
+    } catch (e) {
+      throw new InputError(`${option}: ${(e as Error).message}`);
+    }
+  };
+  if (o.minerAddress !== undefined) refused("--miner-address", () => checkMinerAddress(o.minerAddress!));
+  refused("--blocks", () => defaultRecipe({ blocks: o.blocks, shielded: o.shielded }));
+  const recipe = defaultRecipe({ blocks: o.blocks, minerAddress: o.minerAddress, shielded: o.shielded });
   mkdirSync(o.dir, { recursive: true });
   const blocksFile = join(o.dir, "blocks.txt");
   out.stderr(`Starting zebrad on regtest and mining ${recipe.stretches.reduce((n, s) => n + s.blocks, 0)} blocks…`);
-  let net: RegtestNetwork;
-  try {
-    net = await startRegtestNetwork({ recipe, blocksFile, keep: o.keepLogs, ...(o.profiles ? { profiles: o.profiles } : {}) });
-  } catch (e) {
-    if (e instanceof RealServerError) throw new InputError(e.message);
-    throw e;
-  }
+  const net = await startRegtestNetwork({ recipe, blocksFile, keep: o.keepLogs, ...(o.profiles ? { profiles: o.profiles } : {}) });
   try {
     const t = net.timings;
     out.stderr(`zebrad ${net.zebrad.pin.version} answered in ${(t.zebradStartMs / 1000).toFixed(1)} s; ` +
@@ -117,7 +115,15 @@ export async function prepareRegtestRun(o: RegtestOptions, out: Output): Promise
 
 export async function regtestCommand(o: RegtestOptions, out: Output): Promise<number> {
   const startedAt = new Date();
-  const got = await guarded(out, () => prepareRegtestRun(o, out));
+  let got: PreparedRegtestRun | number;
+  try {
+    got = await guarded(out, () => prepareRegtestRun(o, out));
+  } catch (e) {
+    // zebrad that does not start or mine leaves the oracle unchecked; its log says why.
+    if (!(e instanceof RealServerError)) throw e;
+    out.stderr(e.message);
+    return EXIT.unchecked;
+  }
   if (typeof got === "number") return got;
   const exitCode = await runInputs({ ...o, json: o.json ?? join(o.dir, "report.json") }, got.inputs, out);
   const doc = regtestDocument(got.net, got.recipe, got.blocksFile, startedAt, got.inputs.config, exitCode);
