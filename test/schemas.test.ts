@@ -2,6 +2,7 @@
 // another kind, or one without the envelope's fields, does not pass.
 
 import { expect, test } from "@jest/globals";
+import { readFileSync } from "node:fs";
 import { schemaErrors } from "./schemas.test-helper.js";
 
 const wirecost = {
@@ -36,4 +37,9 @@ test("a serve-bench document conforms to its schema; a result without its runs' 
   const { wallMs: _, ...noWall } = result;
   expect(schemaErrors("serve-bench", { ...doc, results: [noWall] })).toContain("/results/0: must have required property 'wallMs'");
   expect(schemaErrors("serve-bench", { ...doc, kind: "latency" }).length).toBeGreaterThan(0);
+});
+
+test("docs/fixture-vs-zebrad.json, generated from a regtest run, conforms to its schema", () => {
+  const doc = JSON.parse(readFileSync(new URL("../docs/fixture-vs-zebrad.json", import.meta.url), "utf8")) as unknown;
+  expect(schemaErrors("fixture-vs-zebrad", doc)).toEqual([]);
 });

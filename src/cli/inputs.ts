@@ -37,7 +37,7 @@ export interface RunInputs {
 
 export class InputError extends Error {}
 
-function loadCorpusAndLedger(o: CorpusOptions): { cases: Case[]; ledger: Quirk[] } {
+export function loadCorpusAndLedger(o: CorpusOptions): { cases: Case[]; ledger: Quirk[] } {
   const cases = selectCases(loadCorpus(o.cases, lightwalletProtocol), o);
   const ledgerPath = o.ledger ?? join(o.cases, "quirks.yaml");
   if (o.ledger && !existsSync(o.ledger)) throw new InputError(`ledger file not found: ${o.ledger}`);

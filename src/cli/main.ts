@@ -12,7 +12,8 @@ import { fixtureCommand } from "./fixture.js";
 import { fidelityCommand } from "./fidelity.js";
 import { registerLatency } from "./latency.js";
 import { registerMerge } from "./merge.js";
-import { collect, oneOf, profileList, SHARD_HELP } from "./options.js";
+import { collect, oneOf, positiveInt, profileList, SHARD_HELP } from "./options.js";
+import { regtestCommand } from "./regtest.js";
 import { runLikeCommand, type RunLikeOptions } from "./run.js";
 import { serveBenchCommand } from "./serve-bench.js";
 import { registerSweep } from "./sweep.js";
@@ -166,6 +167,21 @@ program.command("fixture")
   .option("--real", "also start the installed real servers of real-servers.yaml against the fixture's JSON-RPC and print their endpoints")
   .action(async (opts) => {
     process.exitCode = await fixtureCommand(opts, io);
+  });
+
+reportOptions(corpusOptions(program.command("regtest")
+  .description("a wholly real network on this machine: zebrad mines a regtest chain (blocks written to <dir>/blocks.txt), real lightwalletd and zainod index its " +
+    "JSON-RPC, the fixture serves the same blocks through the reference and the emulated profiles, and the whole corpus runs against zebrad's own " +
+    "gRPC, the real indexers and the fixture, with zebrad's JSON-RPC as the oracle (report in <dir>/report.json unless --json, timings in <dir>/regtest.json)")
+  .addHelpText("after", EXIT_CODES)
+  .option("--dir <dir>", "output folder for blocks.txt, report.json and regtest.json", "regtest-out")
+  .option("--blocks <n>", "blocks to mine (at least 40: NU6.1 activates at 30)", positiveInt, 300)
+  .option("--miner-address <address>", "regtest address the transparent coinbases pay (default zebrad's own default regtest miner address)")
+  .option("--no-shielded", "pay every coinbase to the transparent miner address (no Orchard or Sapling coinbase; saves about 20 s of proving)")
+  .option("--profile <name>", `serve only these fixture profiles (${PROFILE_NAMES.join(", ")}); repeatable`, profileList)
+  .option("--keep-logs", "keep the real servers' temporary folders (their logs) after the run")))
+  .action(async (opts) => {
+    process.exitCode = await regtestCommand({ ...opts, ...(opts.profile ? { profiles: opts.profile } : {}) }, io);
   });
 
 program.command("darkside")

@@ -24,3 +24,9 @@ export function fixtureChoice(cmd: Command): Command {
     .option("--profile <name>", `fixture: only these profiles (${PROFILE_NAMES.join(", ")}); repeatable`, profileList)
     .option("--chain <file>", "fixture: serve real raw blocks from this file instead of the synthetic chain");
 }
+
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a positive integer");
+  return n;
+}

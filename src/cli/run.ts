@@ -39,6 +39,11 @@ export async function runLikeCommand(o: RunLikeOptions, out: Output): Promise<nu
   if (typeof shard === "number") return shard;
   const inputs = await guarded<RunInputs>(out, () => (o.config ? inputsFromConfig({ ...o, config: o.config }, out) : inputsFromFixture(o, out)));
   if (typeof inputs === "number") return inputs;
+  return runInputs(o, inputs, out, shard);
+}
+
+/** Runs the corpus over inputs assembled by the caller, then closes their network. */
+export async function runInputs(o: RunLikeOptions, inputs: RunInputs, out: Output, shard?: ReturnType<typeof shardOption>): Promise<number> {
   out = maskedOutput(out, inputs.config);
   if (o.allowBroadcast && inputs.chain.network !== "regtest") {
     out.stderr(`--allow-broadcast refused: chain "${inputs.chain.name}" is ${inputs.chain.network}. ` +

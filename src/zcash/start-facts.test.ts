@@ -35,6 +35,14 @@ describe("preflight problems", () => {
     expect(problems).toEqual(['the builds serve different chains: a says "test", b says "main"']);
   });
 
+  test("a profile naming its chain: zebrad's regtest says \"test\", and \"regtest\" is then the wrong name", () => {
+    const oracle = { ...contact("oracle", "test"), transport: "jsonrpc" as const };
+    expect(preflightProblems([contact("a", "test")], oracle, "regtest", "test")).toEqual([]);
+    expect(preflightProblems([contact("a", "regtest")], oracle, "regtest", "test")).toEqual([
+      'build a serves chain "regtest", but the chain profile is regtest ("test")',
+    ]);
+  });
+
   test("one build down among reachable ones is not a reason to stop", () => {
     expect(preflightProblems([contact("a", "test"), contact("b", undefined, false)], undefined, "testnet")).toEqual([]);
   });

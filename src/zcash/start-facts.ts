@@ -118,7 +118,7 @@ export async function chainTip(o: { oracle?: { target: JsonRpcTarget; limits: Js
 }
 
 /** Why these contacts should stop the run: nothing reached, or a chain other than the profile's. */
-export function preflightProblems(builds: readonly Contact[], oracle: Contact | undefined, expected: Network | undefined): string[] {
+export function preflightProblems(builds: readonly Contact[], oracle: Contact | undefined, expected: Network | undefined, chainName?: string): string[] {
   const problems: string[] = [];
   if (builds.length > 0 && !builds.some((c) => c.reached)) {
     problems.push(`no build could be reached: ${builds.map((c) => `${c.name} (${c.detail ?? "no answer"})`).join("; ")}`);
@@ -129,7 +129,7 @@ export function preflightProblems(builds: readonly Contact[], oracle: Contact | 
     problems.push(`the builds serve different chains: ${named.map((c) => `${c.name} says "${c.chainName}"`).join(", ")}`);
   }
   if (expected) {
-    const want = CHAIN_NAMES[expected];
+    const want = chainName ?? CHAIN_NAMES[expected];
     for (const c of [...named, ...(oracle?.chainName !== undefined ? [oracle] : [])]) {
       if (c.chainName !== want) {
         problems.push(`${c.name === "oracle" ? "the oracle" : `build ${c.name}`} serves chain "${c.chainName}", but the chain profile is ${expected} ("${want}")`);
@@ -146,6 +146,8 @@ export interface StartupOptions {
   oracle?: { target: JsonRpcTarget; limits: JsonRpcLimits };
   /** The chain profile's network; absent = any chain is accepted. */
   network?: Network;
+  /** The chain name the servers must give instead of the network's usual one. */
+  chainName?: string;
   /** Find the tip (the chain profile has dynamic anchors). */
   needTip?: boolean;
 }
@@ -172,7 +174,7 @@ export async function gatherStartupFacts(o: StartupOptions): Promise<StartupFact
   const tip = oracleInfo?.tip ?? (o.needTip ? await chainTip({ builds: reached.map((b) => ({ build: b, target: o.grpc.get(b.name)! })) }) : undefined);
   const preflight: Preflight = {
     builds, ...(oracleInfo ? { oracle: oracleInfo.contact } : {}),
-    problems: preflightProblems(builds, oracleInfo?.contact, o.network), forced: false,
+    problems: preflightProblems(builds, oracleInfo?.contact, o.network, o.chainName), forced: false,
   };
   return { preflight, protocolVersions: versions, ...(tip ? { tip } : {}) };
 }
@@ -182,6 +184,6 @@ export function startFacts(input: StartFactsInput): Promise<StartFacts> {
   return gatherStartupFacts({
     builds: input.builds, grpc: input.connections.grpc, jsonrpc: input.connections.jsonrpc,
     ...(input.oracle ? { oracle: { target: input.oracle, limits: { deadlineMs: input.oracleDeadlineMs ?? 30_000 } } } : {}),
-    ...(input.network ? { network: input.network } : {}), needTip: input.needTip ?? true,
+    ...(input.network ? { network: input.network } : {}), ...(input.chainName ? { chainName: input.chainName } : {}), needTip: input.needTip ?? true,
   });
 }

@@ -18,6 +18,11 @@ export interface ChainProfile {
   name: string;
   description?: string;
   network: Network;
+  /**
+   * The name its servers give the chain when it is not the network's usual one: zebrad
+   * names a regtest chain "test" (NetworkKind::bip70_network_name), zcashd "regtest".
+   */
+  chainName?: string;
   /** Height the profile's constants were taken at, for chains that keep growing. */
   frozenAt?: number;
   anchors: Anchors;

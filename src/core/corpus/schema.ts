@@ -76,6 +76,10 @@ export const chainProfileSchema = {
     name: { type: "string", pattern: "^[a-z0-9-]+$" },
     description: { type: "string" },
     network: { enum: ["mainnet", "testnet", "regtest"] },
+    chainName: {
+      type: "string",
+      description: "the name its servers give the chain (getblockchaininfo.chain, LightdInfo.chainName) when it is not the network's usual one",
+    },
     frozenAt: { type: "integer", minimum: 0 },
     anchors: {
       type: "object",

@@ -29,6 +29,8 @@ export interface StartFactsInput {
   builds: readonly Build[];
   /** The chain profile's network; absent = any chain is accepted. */
   network?: Network;
+  /** The chain name the servers must give, when not the network's usual one. */
+  chainName?: string;
   /** Whether the run needs the tip (the chain profile has dynamic anchors); default true. */
   needTip?: boolean;
 }

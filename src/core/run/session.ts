@@ -183,7 +183,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   try {
     const startInput = {
       ...(oracleTarget ? { oracle: oracleTarget, oracleDeadlineMs: o.config.defaults.deadlineMs } : {}),
-      connections: conns, builds: o.config.builds, network: o.chain.network, needTip: Object.keys(o.chain.dynamic).length > 0,
+      connections: conns, builds: o.config.builds, network: o.chain.network, ...(o.chain.chainName ? { chainName: o.chain.chainName } : {}), needTip: Object.keys(o.chain.dynamic).length > 0,
     };
     const { tip, protocolVersions: versions, preflight } = await o.protocol.startFacts(startInput);
     // Interrupted during the preflight, the run ends as interrupted, not as a failed preflight.

@@ -1,0 +1,118 @@
+// A wholly real network on one machine: zebrad mines a regtest chain of its own (its
+// JSON-RPC is the oracle, its built-in CompactTxStreamer a build), real lightwalletd and
+// real zainod index zebrad's JSON-RPC, and the embedded fixture network serves the very
+// blocks zebrad mined (exported with `getblock <h> 0`) through the reference and every
+// emulated profile. A real server that is not installed, or cannot ingest the chain, is a
+// note quoting why; zebrad itself is required.
+
+import { writeFileAtomic } from "../../core/io/atomic-write.js";
+import { DEFAULT_LIMITS, type Build, type Limits } from "../../core/targets/config.js";
+import { regtestWith } from "../codec/network.js";
+import { loadRealChain } from "../fixture/chain/real.js";
+import { startFixtureNetwork, type FixtureNetwork, type ProfileName } from "../fixture/network.js";
+import { startLightwalletd, type RunningRealServer } from "./lightwalletd.js";
+import { binaryPath, describePin, isInstalled, loadPins, pinsOf } from "./pins.js";
+import { RealServerError } from "./process.js";
+import { exportBlocks, mineRecipe, type MinedStretch, type RegtestRecipe } from "./regtest-chain.js";
+import { realBuildName } from "./servers.js";
+import { startZainod } from "./zainod.js";
+import { startZebrad, type RunningZebrad } from "./zebrad.js";
+
+export interface RegtestNetworkOptions {
+  recipe: RegtestRecipe;
+  /** Where the mined blocks are written, one raw block hex per line. */
+  blocksFile: string;
+  /** Which indexers to start beside zebrad; default both. */
+  indexers?: ("lightwalletd" | "zainod")[];
+  profiles?: ProfileName[];
+  pinsFile?: string;
+  /** Keep the servers' temporary folders (logs) after close. */
+  keep?: boolean;
+}
+
+export interface RegtestTimings {
+  zebradStartMs: number;
+  stretches: MinedStretch[];
+  exportMs: number;
+  /** Per real indexer build name: milliseconds from its start until it served the tip. */
+  ingestMs: Record<string, number>;
+}
+
+export interface RegtestNetwork {
+  zebrad: RunningZebrad;
+  fixture: FixtureNetwork;
+  indexers: RunningRealServer[];
+  tip: number;
+  timings: RegtestTimings;
+  /** What was not started and why. */
+  notes: string[];
+  /** zebrad's built-in server, lightwalletd and zainod (real), labelled with their pins. */
+  realBuilds(limits?: Partial<Limits>): Build[];
+  close(): Promise<void>;
+}
+
+export async function startRegtestNetwork(o: RegtestNetworkOptions): Promise<RegtestNetwork> {
+  const pins = o.pinsFile ? loadPins(o.pinsFile) : loadPins();
+  const zebradPin = pinsOf(pins, "zebrad")[0];
+  if (!zebradPin) throw new RealServerError("real-servers.yaml pins no zebrad");
+  const zebrad = await startZebrad(zebradPin, { minerAddress: o.recipe.minerAddress, activationHeights: o.recipe.activationHeights, keep: o.keep });
+  const indexers: RunningRealServer[] = [];
+  let fixture: FixtureNetwork | undefined;
+  const close = async () => {
+    await Promise.all(indexers.map((s) => s.close()));
+    await fixture?.close();
+    await zebrad.close();
+  };
+  try {
+    const stretches = await mineRecipe(zebrad, o.recipe);
+    const t0 = performance.now();
+    const blocks = await exportBlocks(zebrad);
+    const exportMs = performance.now() - t0;
+    writeFileAtomic(o.blocksFile, `${blocks.join("\n")}\n`);
+    const tip = blocks.length - 1;
+    // The fixture names the chain as zebrad does ("test", see cases/chains/regtest.yaml):
+    // its servers stand for servers backed by this zebrad.
+    const network = { ...regtestWith(o.recipe.activationHeights), rpcName: "test" as const };
+    // The chain starts at genesis, so its trees start empty at activation (`trees: {}`).
+    const model = loadRealChain(o.blocksFile, { network, label: "regtest", trees: {} });
+    fixture = await startFixtureNetwork({ chain: model, ...(o.profiles ? { profiles: o.profiles } : {}) });
+    const notes: string[] = [];
+    const node = zebrad.nodeRpc();
+    for (const name of o.indexers ?? ["lightwalletd", "zainod"] as const) {
+      const pin = pinsOf(pins, name)[0];
+      if (!pin) continue;
+      if (!isInstalled(pin)) {
+        notes.push(`${realBuildName(pin)} not started: ${binaryPath(pin)} is not installed (npm run real:install -- --only ${pin.name})`);
+        continue;
+      }
+      try {
+        indexers.push(name === "lightwalletd" ? await startLightwalletd(pin, node, { tip, keep: o.keep }) : await startZainod(pin, node, { tip, keep: o.keep }));
+      } catch (e) {
+        if (!(e instanceof RealServerError)) throw e;
+        notes.push(`${realBuildName(pin)} not started: ${e.message}`);
+      }
+    }
+    const timings: RegtestTimings = {
+      zebradStartMs: zebrad.startMs, stretches, exportMs,
+      ingestMs: Object.fromEntries(indexers.map((s) => [realBuildName(s.pin), s.ingestMs])),
+    };
+    const realBuilds = (limits: Partial<Limits> = {}): Build[] => [
+      { pin: zebradPin, grpcUrl: zebrad.grpcUrl, implementation: "zebrad" as const },
+      ...indexers.map((s) => ({ pin: s.pin, grpcUrl: s.grpcUrl, implementation: s.pin.name === "zainod" ? "zaino" as const : "lightwalletd" as const })),
+    ].map((s) => ({
+      ...DEFAULT_LIMITS,
+      ...limits,
+      name: realBuildName(s.pin),
+      implementation: s.implementation,
+      version: s.pin.version,
+      grpc: { url: s.grpcUrl },
+      emulated: false,
+      pin: `${describePin(s.pin)}, real-servers.yaml`,
+      source: { file: "real-servers.yaml", line: 0 },
+    }));
+    return { zebrad, fixture, indexers, tip, timings, notes, realBuilds, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
