@@ -2,13 +2,13 @@
 // is injected into the fixture network, the cases of its rpcs are run with the ledger,
 // and it is killed when the run shows a divergence the unmutated run does not.
 // Prints the score per build and every survivor, with its justification if it has one.
-// Run: npx tsx bench/mutation.ts [id-substring]
+// Run: npx tsx bench/mutation.ts [id-substring[,id-substring…]]   (VERBOSE=1 lists every mutant)
 import { baselineOf, runMutant, startHarness, type MutantOutcome } from "./mutation/harness.js";
 import { allMutants } from "./mutation/mutants.js";
 import { loadJustifications, scoresOf } from "./mutation/score.js";
 
-const filter = process.argv[2];
-const mutants = allMutants().filter((m) => filter === undefined || m.id.includes(filter));
+const filter = process.argv[2]?.split(",");
+const mutants = allMutants().filter((m) => filter === undefined || filter.some((f) => m.id.includes(f)));
 const justified = loadJustifications();
 const h = await startHarness();
 try {

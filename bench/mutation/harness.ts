@@ -1,13 +1,15 @@
 // Runs mutants: the fixture network is started once with injection wrappers, the corpus
 // is run with the ledger as `zconform demo` runs it, and a mutant is killed when its
-// run shows a divergence that the unmutated run does not: a new one (no ledger entry
-// explains it), or, for the shared compact derivation (which the oracle uses too, so
-// the oracle cannot tell), one from the recorded answers of real lightwalletd.
+// run shows what the unmutated run does not: a new divergence (no ledger entry explains
+// it); a stale entry (the mutant took away a documented quirk, which fails a run too);
+// or, for the shared compact derivation (which the oracle uses as well, so the oracle
+// cannot tell), a divergence from the recorded answers of real lightwalletd.
 
 import { join } from "node:path";
 import { loadCorpus } from "../../src/core/corpus/load.js";
 import type { Case } from "../../src/core/corpus/case.js";
 import { compareObservations } from "../../src/core/diff/compare.js";
+import { ledgerFindings } from "../../src/core/ledger/findings.js";
 import { loadLedger, type Quirk } from "../../src/core/ledger/quirk.js";
 import { rpcOf } from "../../src/core/run/plan.js";
 import type { Protocol } from "../../src/core/run/protocol.js";
@@ -30,6 +32,8 @@ const RECORDED = { build: "lightwalletd v0.5.4 (real)", emulatedBy: "lightwallet
 export interface Harness {
   cases: Case[];
   ledger: Quirk[];
+  /** Entries stale for a build over these results ("entry on build"). */
+  stale(results: readonly CaseResult[]): string[];
   /** Runs the cases of these methods with `injection` in place. */
   run(methods: readonly string[], injection: Injection): Promise<SessionResult>;
   close(): Promise<void>;
@@ -49,9 +53,11 @@ export async function startHarness(o: { cases?: string; ledger?: Quirk[] } = {})
     builds: network.builds({ deadlineMs: await fixtureDeadlineMs(network) }),
   };
   const chain = { name: "fixture", network: network.model.network.name, anchors: network.anchors, dynamic: {} };
+  const identities = config.builds.map((b) => ({ name: b.name, implementation: b.implementation, version: b.version, protocolVersion: b.protocolVersion }));
   return {
     cases,
     ledger,
+    stale: (results) => ledgerFindings(ledger, results, identities).stale.map((s) => `stale: ${s.quirk} on ${s.build}`),
     async run(methods, injection) {
       current = injection;
       try {
@@ -92,16 +98,17 @@ export function recordedDivergences(results: readonly CaseResult[], protocol: Pi
 export interface Baseline {
   fresh: Set<string>;
   recorded: Set<string>;
+  results: CaseResult[];
 }
 
 export function baselineOf(run: SessionResult): Baseline {
-  return { fresh: new Set(newDivergences(run.results)), recorded: new Set(recordedDivergences(run.results)) };
+  return { fresh: new Set(newDivergences(run.results)), recorded: new Set(recordedDivergences(run.results)), results: run.results };
 }
 
 export interface MutantOutcome {
   mutant: Mutant;
   killed: boolean;
-  /** Divergences the unmutated run does not show: new ones, then those against recorded answers. */
+  /** What the unmutated run does not show: new divergences, stale entries, divergences from recorded answers. */
   evidence: string[];
   /** Ledger entries that explained the mutant's divergences (what let a survivor through). */
   absorbedBy: string[];
@@ -113,7 +120,9 @@ export async function runMutant(h: Harness, m: Mutant, base: Baseline): Promise<
   const run = await h.run(m.methods, m.inject);
   const fresh = newDivergences(run.results).filter((k) => !base.fresh.has(k));
   const recorded = m.surface === "compact" ? recordedDivergences(run.results).filter((k) => !base.recorded.has(k)) : [];
-  const evidence = [...fresh, ...recorded];
+  const before = new Set(h.stale(base.results.filter((r) => m.methods.includes(r.method))));
+  const stale = h.stale(run.results).filter((s) => !before.has(s));
+  const evidence = [...fresh, ...stale, ...recorded.map((k) => `recorded: ${k}`)];
   const absorbedBy = [...new Set(run.results.flatMap((r) => r.divergences)
     .filter((d) => d.quirk !== null && (m.build === "compact" || d.build === m.build)).map((d) => d.quirk!))].sort();
   return { mutant: m, killed: evidence.length > 0, evidence, absorbedBy, ms: performance.now() - t0 };

@@ -75,8 +75,9 @@ function perRpc(b: ProfileName): Mutant[] {
     grpcMutant(b, "mined-height-plus-one", "GetTransaction reports a mined transaction at height + 1", {
       rpc: "GetTransaction", messages: each((m) => { if (m.height > 0n && m.height < 2n ** 63n) m.height += 1n; }),
     }),
-    grpcMutant(b, "error-code-changed", "SendTransaction reports another node error code", {
+    grpcMutant(b, "error-changed", "SendTransaction reports another node error code, or another gRPC status", {
       rpc: "SendTransaction", messages: each((m) => { if (m.errorCode !== 0) m.errorCode -= 1; }),
+      status: (c) => (c === Code.Unknown ? Code.Internal : Code.Unknown),
     }),
     grpcMutant(b, "drop-last", "GetTaddressTxids drops the last transaction", { rpc: "GetTaddressTxids", messages: dropLast }),
     grpcMutant(b, "reorder", "GetTaddressTransactions sends its first two transactions swapped", { rpc: "GetTaddressTransactions", messages: swapFirstTwo }),
@@ -161,7 +162,7 @@ function jsonRpcMutants(): Mutant[] {
       jsonRpcMutant(b, "value-changed", `${m.name} answers one value changed`, {
         method: m.name, outcome: (o) => ("result" in o ? { result: perturbJson(o.result) } : { error: { ...o.error, code: o.error.code - 1 } }),
       }),
-      jsonRpcMutant(servers[(i + 1) % servers.length]!, "item-dropped", `${m.name} answers without its last item or key`, {
+      jsonRpcMutant(servers[(i + 1) % servers.length]!, "item-dropped", `${m.name} answers without its last item or first key`, {
         method: m.name, outcome: (o) => ("result" in o ? { result: dropJsonItem(o.result) } : { error: { ...o.error, message: `${o.error.message}.` } }),
       }),
     ];

@@ -83,9 +83,9 @@ export function perturbJson(v: unknown): unknown {
   return walk(v);
 }
 
-/** The JSON value without its last array item, or without its last key. */
+/** The JSON value without its last array item or its first key; a lone value is dropped (null). */
 export function dropJsonItem(v: unknown): unknown {
   if (Array.isArray(v)) return v.slice(0, -1);
-  if (v !== null && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) return Object.fromEntries(Object.entries(v).slice(0, -1));
-  return v;
+  if (v !== null && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) return Object.fromEntries(Object.entries(v).slice(1));
+  return null;
 }
