@@ -13,7 +13,7 @@ import type { Dispatch } from "../../src/zcash/fixture/jsonrpc/envelope.js";
 import type { Protocol } from "../../src/core/run/protocol.js";
 import type { GrpcObservation } from "../../src/core/targets/observation.js";
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- mutations act on whichever message the rpc carries */
+/** Whichever message the rpc carries: operators read and set its fields by name, whatever its type. */
 export type AnyMessage = any;
 
 /** A change to one rpc of one build: to its request, its answers, or its error status. */
