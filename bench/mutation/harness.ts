@@ -110,7 +110,7 @@ export interface MutantOutcome {
   killed: boolean;
   /** What the unmutated run does not show: new divergences, stale entries, divergences from recorded answers. */
   evidence: string[];
-  /** Ledger entries that explained the mutant's divergences (what let a survivor through). */
+  /** Ledger entries that explained divergences of the mutated build in its run: a survivor's changes fell under these, or showed nowhere. */
   absorbedBy: string[];
   ms: number;
 }
