@@ -52,3 +52,14 @@ export function unshownStatedCases(
   }
   return out;
 }
+
+/** Case ids an entry names outright (no `*`) that are not in the corpus; ids of other runs (darkside, latency) aside. */
+export function unknownNamedCases(ledger: readonly Quirk[], cases: readonly Case[]): Record<string, string[]> {
+  const ids = new Set(cases.map((c) => c.id));
+  const out: Record<string, string[]> = {};
+  for (const q of ledger) {
+    const unknown = (q.match.cases ?? []).filter((p) => !p.includes("*") && !p.startsWith("darkside/") && !p.startsWith("latency.") && !ids.has(p));
+    if (unknown.length > 0) out[q.id] = unknown;
+  }
+  return out;
+}

@@ -7,7 +7,7 @@ import { loadCorpus } from "../src/core/corpus/load.js";
 import { loadLedger, parseLedger } from "../src/core/ledger/quirk.js";
 import type { CaseResult } from "../src/core/results/result.js";
 import { lightwalletProtocol } from "../src/zcash/protocol.js";
-import { statedCases, unbounded, unshownStatedCases } from "./ledger-tightness.test-helper.js";
+import { statedCases, unbounded, unknownNamedCases, unshownStatedCases } from "./ledger-tightness.test-helper.js";
 
 const CASES = join(import.meta.dirname, "..", "cases");
 
@@ -19,6 +19,10 @@ const entry = (id: string, match: string) => [
 describe("ledger tightness", () => {
   test("every entry of cases/quirks.yaml names its cases or gives both sides of its shape", () => {
     expect(unbounded(loadLedger(join(CASES, "quirks.yaml")))).toEqual([]);
+  });
+
+  test("every case id an entry names outright is a case of the corpus (a renamed or removed case is named nowhere)", () => {
+    expect(unknownNamedCases(loadLedger(join(CASES, "quirks.yaml")), loadCorpus(CASES, lightwalletProtocol))).toEqual({});
   });
 
   test("an entry with only a kind, a method and a path is unbounded; cases or a two-sided shape bound it", () => {
