@@ -66,6 +66,7 @@ function shapeFits(q: Quirk, d: Divergence): boolean {
   if (s.factor !== undefined && (d.factor === undefined || Math.abs(d.factor - s.factor) > 1e-9)) return false;
   if (s.fromType !== undefined && jsonType(d.leftValue) !== s.fromType) return false;
   if (s.toType !== undefined && jsonType(d.rightValue) !== s.toType) return false;
+  if (s.counts !== undefined && d.kind === "count" && !s.counts.some(([l, r]) => l === d.leftValue && r === d.rightValue)) return false;
   return true;
 }
 

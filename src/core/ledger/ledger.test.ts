@@ -59,6 +59,25 @@ describe("ledger", () => {
     expect(classify(ledger, tripled, ctx("GetTaddressBalanceStream"), zaino)).toBeNull();
   });
 
+  test("a count entry with counts explains only those item counts; its other kinds are not held to them", () => {
+    const [q] = parseLedger([
+      "quirks:",
+      "  - id: drops-coinbase",
+      "    title: drops the transparent-only coinbase from GetBlock",
+      "    kind: [count, missing-field]",
+      "    builds: [{ implementation: zaino }]",
+      "    match: { methods: [GetBlock], path: vtx, shape: { counts: [[2, 1], [6, 4]] } }",
+      "    reference: spec",
+      "    status: open",
+    ].join("\n"), "q.yaml");
+    const count = (l: number, r: number) => div({ kind: "count", path: "vtx", leftValue: l, rightValue: r });
+    expect(classify([q!], count(2, 1), ctx("GetBlock"), zaino)).toBe("drops-coinbase");
+    expect(classify([q!], count(6, 4), ctx("GetBlock"), zaino)).toBe("drops-coinbase");
+    // One shielded transaction dropped as well: another bug, new.
+    expect(classify([q!], count(6, 3), ctx("GetBlock"), zaino)).toBeNull();
+    expect(classify([q!], div({ kind: "missing-field", path: "vtx", leftValue: [] }), ctx("GetBlock"), zaino)).toBe("drops-coinbase");
+  });
+
   test("builds, exact version lists, fixed_in and protocol ranges select who an entry is about", () => {
     const doubled = div({ kind: "multiplicity", path: "valueZat", factor: 2 });
     expect(classify(ledger, doubled, ctx("GetTaddressBalanceStream"), zaino)).toBe("balance-doubled");

@@ -35,6 +35,11 @@ export interface QuirkMatch {
     /** json-shape: JSON types of the reference value and of the build's value. */
     fromType?: string;
     toType?: string;
+    /**
+     * count: the [reference, build] item counts it shows; a count divergence with any other
+     * pair (one more item dropped, one duplicated) is not this entry's. Other kinds are not affected.
+     */
+    counts?: [number, number][];
   };
 }
 
@@ -110,6 +115,10 @@ export const ledgerSchema = {
                   factor: { type: "number" },
                   fromType: { enum: ["string", "number", "boolean", "null", "object", "array"] },
                   toType: { enum: ["string", "number", "boolean", "null", "object", "array"] },
+                  counts: {
+                    type: "array", minItems: 1,
+                    items: { type: "array", items: { type: "integer", minimum: 0 }, minItems: 2, maxItems: 2 },
+                  },
                 },
               },
             },
