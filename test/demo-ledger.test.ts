@@ -55,14 +55,17 @@ const ZAINO_GRPC: Record<string, Shows> = {
   // Its codes show where they differ from the reference's (an unknown hash); its texts are
   // declared volatile in error cases.
   "zaino-error-texts": "zaino-block-hash-not-found-invalid-argument",
-  "zaino-pool-type-checks": "zaino-pool-type-checks",
-  "zaino-ironwood-rejected": ["zaino-pool-type-checks", "zaino-ironwood-protocol-rejected"],
+  // Invalid and unknown values are INVALID_ARGUMENT, as in the reference; a repeated one shows.
+  "zaino-pool-type-checks": "zaino-duplicate-pool-type-rejected",
+  "zaino-taddr-left-to-node": "zaino-taddr-other-network-accepted",
   "zaino-address-limits": { unobservable: "no case sends more than 1,000 addresses to the UTXO rpcs" },
-  "zaino-taddr-range": "zaino-taddr-range",
+  "zaino-taddr-range": ["zaino-taddr-range", "zaino-taddr-txids-end-zero"],
   "zaino-balance-stream-duplicates": "balance-stream-duplicate-counted-twice",
   "zaino-mempool-ignores-pooltypes": ["zaino-mempool-ignores-pooltypes", "zaino-mempool-no-transparent-data"],
+  "zaino-mempool-sorted": "zaino-mempool-own-order",
+  "zaino-nonstandard-script-empty": "zaino-genesis-output-script-empty",
+  "zaino-block-nullifiers-all-pools": "zaino-block-nullifiers-keep-transparent-txs",
   "zaino-nullifier-range-keeps-transparent": "zaino-nullifier-range-keeps-transparent",
-  "zaino-mempool-tip-height": "zaino-mempool-tip-height",
   "zaino-upgrade-last-entry": "zaino-upgrade-last-entry",
   "zaino-sapling-activation-default-1": { unobservable: "the fixture's node always reports Sapling's activation" },
   "zaino-ping-unimplemented": "ping-disabled",

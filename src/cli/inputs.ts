@@ -8,7 +8,7 @@ import { loadChainProfile, type ChainProfile } from "../core/corpus/chain-profil
 import type { Case } from "../core/corpus/case.js";
 import { loadCorpus } from "../core/corpus/load.js";
 import { startFixtureNetwork, type FixtureNetwork, type ProfileName } from "../zcash/fixture/network.js";
-import { startRealServers } from "../zcash/real/servers.js";
+import { REAL_DEADLINE_MS, startRealServers } from "../zcash/real/servers.js";
 import { fixtureDeadlineMs } from "../zcash/fixture/deadline.js";
 import { loadLedger, type Quirk } from "../core/ledger/quirk.js";
 import { ConfigError, DEFAULT_LIMITS, describeEndpoint, isInsecure, loadConfig, type RunConfig } from "../core/targets/config.js";
@@ -105,7 +105,7 @@ async function withRealServers(network: FixtureNetwork, out: Output): Promise<{ 
     await real.close();
     await network.close();
   };
-  return { network: { ...network, close }, builds: real.builds({ deadlineMs: 15_000 }) };
+  return { network: { ...network, close }, builds: real.builds({ deadlineMs: REAL_DEADLINE_MS }) };
 }
 
 export async function inputsFromFixture(o: CorpusOptions & FixtureChoice, out: Output): Promise<RunInputs> {

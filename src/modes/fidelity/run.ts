@@ -12,7 +12,7 @@ import { fidelityOf, type Fidelity } from "./fidelity.js";
 import { startFixtureNetwork, PROFILE_NAMES, type ProfileName } from "../../zcash/fixture/network.js";
 import { goldenDrift } from "../golden/drift.js";
 import { lightwalletProtocol } from "../../zcash/protocol.js";
-import { startRealServers, realBuildName } from "../../zcash/real/servers.js";
+import { REAL_DEADLINE_MS, startRealServers, realBuildName } from "../../zcash/real/servers.js";
 import type { Pin } from "../../zcash/real/pins.js";
 
 /** The emulated profile a real server is compared with: same implementation, nearest version. */
@@ -58,7 +58,7 @@ export async function runFidelity(o: FidelityRunOptions): Promise<FidelityRun> {
         chain: "fixture",
         oracle: { jsonrpc: { url: net.jsonrpc, auth: { kind: "cookie", cookieFile: net.cookie } }, source: { file: "(fixture network)", line: 0 } },
         defaults: DEFAULT_LIMITS,
-        builds: [...net.builds({ deadlineMs: 15_000 }), ...real.builds({ deadlineMs: 15_000 })],
+        builds: [...net.builds({ deadlineMs: 15_000 }), ...real.builds({ deadlineMs: REAL_DEADLINE_MS })],
       };
       const chain: ChainProfile = { name: "fixture", network: net.model.network.name, anchors: net.anchors, dynamic: {} };
       const session = await runSession({

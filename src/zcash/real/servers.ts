@@ -28,6 +28,13 @@ export interface RealOptions {
   pinsFile?: string;
 }
 
+/**
+ * How long a case may take against a real server. zainod 0.9.0 asks its node five times
+ * per transaction in GetTaddressTxids/Transactions (0.10.1 three times), so a 160-transaction
+ * answer takes seconds on an idle machine and more than 15 s on a busy one; slow is not stuck.
+ */
+export const REAL_DEADLINE_MS = 60_000;
+
 /** The label a real build carries in every report. */
 export function realBuildName(pin: Pin): string {
   return pin.name === "zainod" ? `zaino ${pin.version} (real)` : `${pin.name} ${pin.version} (real)`;
