@@ -61,7 +61,7 @@ const ZAINO_GRPC: Record<string, Shows> = {
   "zaino-address-limits": { unobservable: "no case sends more than 1,000 addresses to the UTXO rpcs" },
   "zaino-taddr-range": ["zaino-taddr-range", "zaino-taddr-txids-end-zero"],
   "zaino-balance-stream-duplicates": "balance-stream-duplicate-counted-twice",
-  "zaino-mempool-ignores-pooltypes": ["zaino-mempool-ignores-pooltypes", "zaino-mempool-no-transparent-data"],
+  "zaino-mempool-ignores-pooltypes": "zaino-mempool-ignores-pooltypes",
   "zaino-mempool-sorted": "zaino-mempool-own-order",
   "zaino-nonstandard-script-empty": "zaino-genesis-output-script-empty",
   "zaino-block-nullifiers-all-pools": "zaino-block-nullifiers-keep-transparent-txs",
@@ -180,7 +180,7 @@ describe("the demo run against every emulated profile", () => {
     const mine = (build: string) => tip.divergences.filter((d) => d.build === build);
     // Zaino 0.10.1 speaks v0.5.0 (as the real zainod 0.10.1 reports) and leaves transparent data out.
     expect([...new Set(mine("zaino-0.10.1").map((d) => [d.left, d.quirk].join(" ")))]).toEqual(["oracle zaino-getblock-shielded-only"]);
-    // Zaino 0.9.0 speaks v0.4.0, whose protos say nothing about GetBlock's pools, and sends them all: it conforms.
+    // Zaino 0.9.0 sends every pool: it conforms.
     expect(mine("zaino-0.9.0")).toEqual([]);
     // zebrad's server reports no version: it is held to the same rule, and lacks the data.
     expect(mine("zebrad-builtin").map((d) => d.left)).toContain("oracle");

@@ -83,7 +83,7 @@ describe("startup facts from live servers", () => {
     expect(facts.preflight.problems).toEqual([]);
     expect(facts.preflight.builds.map((c) => [c.name, c.reached, c.chainName])).toEqual([["reference", true, "regtest"], ["zaino-0.9.0", true, "regtest"]]);
     expect(facts.preflight.oracle).toMatchObject({ name: "oracle", transport: "jsonrpc", reached: true, chainName: "regtest" });
-    expect(facts.protocolVersions.get("zaino-0.9.0")).toBe("v0.4.0");
+    expect(facts.protocolVersions.get("zaino-0.9.0")).toBe("v0.5.0");
     // The tip the oracle gave equals what the reference build's GetLatestBlock says.
     const reference = grpcTarget(net.builds()[0]!.grpc!);
     targets.push(reference);
