@@ -53,8 +53,8 @@ const ZAINO_GRPC: Record<string, Shows> = {
   "zaino-height-zero-genesis": "zaino-height-zero-genesis",
   "zaino-short-hash-ignored": "zaino-short-hash-ignored",
   // Its codes show where they differ from the reference's (an unknown hash); its texts are
-  // declared volatile in error cases.
-  "zaino-error-texts": "zaino-block-hash-not-found-invalid-argument",
+  // declared volatile in error cases. An empty exclude entry is refused, where the reference excludes nothing.
+  "zaino-error-texts": ["zaino-block-hash-not-found-invalid-argument", "zaino-mempool-exclude-short-suffix-rejected"],
   // Invalid and unknown values are INVALID_ARGUMENT, as in the reference; a repeated one shows.
   "zaino-pool-type-checks": "zaino-duplicate-pool-type-rejected",
   "zaino-taddr-left-to-node": "zaino-taddr-other-network-accepted",
