@@ -66,7 +66,6 @@ const ZAINO_GRPC: Record<string, Shows> = {
   "zaino-sapling-activation-default-1": { unobservable: "the fixture's node always reports Sapling's activation" },
   "zaino-ping-unimplemented": "ping-disabled",
   "zaino-small-unary-delay": { unobservable: "a timing behaviour: `zconform latency` reports it" },
-  "zaino-getblock-transparent": "zaino-getblock-transparent-v040",
   "zaino-getblock-shielded-only": "zaino-getblock-shielded-only",
   "zaino-treestate-regtest-named-test": "zaino-treestate-regtest-named-test",
 };
@@ -172,19 +171,18 @@ describe("the demo run against every emulated profile", () => {
     },
   );
 
-  test("what counts as correct depends on the protocol version a build speaks (GetBlock's transparent data since v0.4.1)", () => {
+  test("GetBlock carries every pool whatever protocol version a build speaks (documented in v0.4.1, silent in v0.4.0)", () => {
     const tip = run.results.find((r) => r.caseId === "GetBlock/tip")!;
-    expect(tip.olderOracles?.map((a) => a.side)).toEqual(["oracle@v0.4.0"]);
     const mine = (build: string) => tip.divergences.filter((d) => d.build === build);
-    // Zaino 0.10.1 speaks v0.5.0 (as the real zainod 0.10.1 reports) and leaves transparent data out: wrong by its rules.
+    // Zaino 0.10.1 speaks v0.5.0 (as the real zainod 0.10.1 reports) and leaves transparent data out.
     expect([...new Set(mine("zaino-0.10.1").map((d) => [d.left, d.quirk].join(" ")))]).toEqual(["oracle zaino-getblock-shielded-only"]);
-    // Zaino 0.9.0 also speaks v0.4.0 but sends it: a divergence from the v0.4.0 answer.
-    expect(mine("zaino-0.9.0").map((d) => [d.left, d.quirk])).toEqual([["oracle@v0.4.0", "zaino-getblock-transparent-v040"]]);
-    // zebrad's server reports no version: it is held to the current rules, and lacks the data.
+    // Zaino 0.9.0 speaks v0.4.0, whose protos say nothing about GetBlock's pools, and sends them all: it conforms.
+    expect(mine("zaino-0.9.0")).toEqual([]);
+    // zebrad's server reports no version: it is held to the same rule, and lacks the data.
     expect(mine("zebrad-builtin").map((d) => d.left)).toContain("oracle");
     // Ztreamer speaks v0.5.0 and serves GetBlock from its shielded-only index.
     expect(mine("ztreamer-master").map((d) => d.quirk)).toEqual(["ztreamer-getblock-compact-index"]);
-    expect(tip.verdict?.deviants.sort()).toEqual(["zaino-0.10.1", "zaino-0.9.0", "zebrad-builtin", "ztreamer-master", "ztreamer-v0.1.0"]);
+    expect(tip.verdict?.deviants.sort()).toEqual(["zaino-0.10.1", "zebrad-builtin", "ztreamer-master", "ztreamer-v0.1.0"]);
   });
 
   test("removing any one entry makes exactly its divergences new", () => {

@@ -62,7 +62,7 @@ function config(yaml: string): RunConfig {
     .replaceAll("$ORACLE_COOKIE", net.cookie)
     .replaceAll("$ORACLE", net.jsonrpc)
     .replaceAll("$COOKIE", ref.cookie);
-  return parseConfig(text, join(dir.path, "zconform.config.yaml"));
+  return parseConfig(text, join(dir.path, "zconform.config.yaml"), lightwalletProtocol);
 }
 
 async function run(cfg: RunConfig, corpus = "cases"): Promise<CaseResult[]> {

@@ -4,6 +4,7 @@ import { expect, test } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseConfig } from "../src/core/targets/config.js";
+import { lightwalletProtocol } from "../src/zcash/protocol.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -15,7 +16,7 @@ function block(lang: string, containing: string): string {
 }
 
 test("the config example parses as a builds config", () => {
-  const config = parseConfig(block("yaml", "builds:"), "README.md", { env: { ZAINO_RPC_PASSWORD: "x".repeat(12) }, checkFiles: false });
+  const config = parseConfig(block("yaml", "builds:"), "README.md", lightwalletProtocol, { env: { ZAINO_RPC_PASSWORD: "x".repeat(12) }, checkFiles: false });
   expect(config.builds.map((b) => [b.name, b.implementation, Boolean(b.grpc), Boolean(b.jsonrpc)])).toEqual([
     ["lightwalletd", "lightwalletd", true, false],
     ["zaino", "zaino", true, true],
@@ -38,7 +39,7 @@ test("every command the README lists exists", async () => {
 });
 
 test("the one-backend audit example parses: mainnet, one TLS build, Zebra with its cookie as the oracle", () => {
-  const config = parseConfig(block("yaml", "audit.config.yaml"), "README.md", { checkFiles: false });
+  const config = parseConfig(block("yaml", "audit.config.yaml"), "README.md", lightwalletProtocol, { checkFiles: false });
   expect(config.chain).toBe("mainnet");
   expect(config.builds.map((b) => [b.name, b.grpc?.url.startsWith("https://")])).toEqual([["public-lwd", true]]);
   expect(config.oracle?.jsonrpc.auth?.kind).toBe("cookie");

@@ -1,5 +1,6 @@
 // A marker secret planted in each place a config can hold one (a URL's query, a header
-// whose name does not look like a credential, a URL's password, a bearer token) is echoed
+// whose name does not look like a credential, a URL's user name and password, a bearer
+// token) is echoed
 // back by hostile builds in every spelling: as sent, `\u`-escaped in the raw body,
 // percent-encoded, upper-case hex, base64 at byte offsets 0, 1 and 2. No output file,
 // stream or config error may hold any marker in any encoding. The search is independent
@@ -19,8 +20,9 @@ const QUERY = "zcfQUERYmarker0a1b2c";
 const MACAROON = "zcfMACAROONmarker9f8e";
 const PASSWORD = "zcfPASSWORDmarker4d5e";
 const BEARER = "zcfBEARERmarker77aa88";
+const URL_USER = "zcfURLUSERmarker6c7d";
 const CONFIG_ERROR = "zcfCONFIGERRmarker31";
-const MARKERS = [QUERY, MACAROON, PASSWORD, BEARER, CONFIG_ERROR];
+const MARKERS = [QUERY, MACAROON, PASSWORD, BEARER, URL_USER, CONFIG_ERROR];
 
 let net: FixtureNetwork;
 let echo: HostileServer;
@@ -90,15 +92,15 @@ describe("secrets in every encoding", () => {
       `oracle: { jsonrpc: { url: "${net.jsonrpc}", cookieFile: "${net.cookie}" } }`,
       "builds:",
       `  - { name: reference, implementation: other, grpc: { url: "${net.grpc.reference}" } }`,
-      `  - { name: echo-a, implementation: other, jsonrpc: { url: "http://user:${PASSWORD}@${echoUrl.host}/?apikey=${QUERY}", headers: { x-macaroon: "${MACAROON}", x-build: echo-a }, public: [x-build] } }`,
+      `  - { name: echo-a, implementation: other, jsonrpc: { url: "http://${URL_USER}:${PASSWORD}@${echoUrl.host}/?apikey=${QUERY}", headers: { x-macaroon: "${MACAROON}", x-build: echo-a }, public: [x-build] } }`,
       `  - { name: echo-b, implementation: other, jsonrpc: { url: "${echo.url}", bearerToken: "${BEARER}" } }`,
     ].join("\n"));
     // A config with mistakes beside a password in a URL: the errors must not quote it.
     const bad = dir.write("bad.config.yaml", [
       "chain: fixture",
       "builds:",
-      `  - { name: a, implementation: other, grpc: { url: "http://user:${CONFIG_ERROR}@h:1/\${NOT CLOSED" } }`,
-      `  - { name: b, implementation: nope, grpc: { url: "htt://user:${CONFIG_ERROR}@h", bogus: 1 }, jsonrpc: { url: "http://u:${CONFIG_ERROR}@h:1/?k=${CONFIG_ERROR}", user: x } }`,
+      `  - { name: a, implementation: other, grpc: { url: "http://${CONFIG_ERROR}:${CONFIG_ERROR}@h:1/\${NOT CLOSED" } }`,
+      `  - { name: b, implementation: nope, grpc: { url: "htt://user:${CONFIG_ERROR}@h", bogus: 1 }, jsonrpc: { url: "http://${CONFIG_ERROR}:${CONFIG_ERROR}@h:1/?k=${CONFIG_ERROR}", user: x } }`,
     ].join("\n"));
     const out = join(dir.path, "out");
     const cases = join(dir.path, "cases");

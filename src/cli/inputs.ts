@@ -61,7 +61,7 @@ export function inputsFromConfig(o: CorpusOptions & { config: string }, out: Out
   if (!existsSync(o.config)) {
     throw new InputError(`config file not found: ${o.config} (write one as the README shows, or try "zconform demo" against the embedded fixture network)`);
   }
-  const config = loadConfig(o.config);
+  const config = loadConfig(o.config, lightwalletProtocol);
   let chain: ChainProfile;
   try {
     chain = loadChainProfile(o.cases, config.chain);

@@ -16,6 +16,9 @@ import { grpcTarget } from "../core/targets/grpc.js";
 import { guarded, InputError } from "./inputs.js";
 import type { Output } from "./output.js";
 import { probeInputs, type ProbeChoice } from "./probe-inputs.js";
+import type { Command } from "commander";
+import { casesOption } from "./cases-option.js";
+import { collect, fixtureChoice } from "./options.js";
 
 export interface LatencyCommandOptions extends ProbeChoice {
   reference?: string;
@@ -87,4 +90,25 @@ export async function latencyCommand(o: LatencyCommandOptions, out: Output): Pro
     await Promise.all(targets.map((t) => t.target.close()));
     await inputs.close();
   }
+}
+
+/** Declares `zconform latency` on the program. */
+export function registerLatency(program: Command, io: Output): void {
+  fixtureChoice(program.command("latency")
+    .description("time N calls per small unary rpc and build; p50/p90/p99/max and a histogram; reports a plateau near 40 ms " +
+      "(TCP_NODELAY missing on one side, delayed ACKs on the other) as a latency divergence the ledger can classify")
+    .option("-c, --config <file>", "builds config (default: the embedded fixture network)")
+    .option("--build <name>", "with --config: only these builds; repeatable", collect)
+    .option("--reference <build>", "the build whose timings are the baseline (default: \"reference\" if present)")
+    .option("--rpc <name>", "rpcs to time (default GetLatestBlock, GetLightdInfo, GetTreeState, GetTaddressBalance); repeatable", collect)
+    .option("-n, --calls <n>", "timed calls per rpc and build", "200")
+    .option("--warmup <n>", "calls per rpc and build before timing, reported apart", "5")
+    .option("--parallel", "time all builds at once (default one after the other; builds served by this process would measure each other)")
+    .addOption(casesOption("corpus folder: chain profiles (anchors for requests) and the default ledger"))
+    .option("--ledger <file>", "known-quirks ledger; latency divergences match as case id latency.<Rpc>")
+    .option("--json <file>", "write the latency report (JSON) to this file")
+    .option("-q, --quiet", "no terminal report"))
+    .action(async (opts) => {
+      process.exitCode = await latencyCommand({ ...opts, ...(opts.chain ? { chainFile: opts.chain } : {}), ...(opts.profile ? { profiles: opts.profile } : {}) }, io);
+    });
 }

@@ -1,7 +1,8 @@
-// The command line. Each command lives in src/cli/<name>.ts; this file only
-// declares them, their options and help, and turns their results into exit codes.
+// The command line. Each command lives in src/cli/<name>.ts; this file declares them,
+// their options and help, and turns their results into exit codes. sweep, merge, latency
+// and wirecost declare themselves (their register* functions), called at the end.
 
-import { Command, InvalidArgumentError } from "commander";
+import { Command } from "commander";
 import { casesOption } from "./cases-option.js";
 import { decodeCommand } from "./decode.js";
 import { casesCommand } from "./cases.js";
@@ -9,9 +10,13 @@ import { coverageCommand } from "./coverage.js";
 import { darksideCommand } from "./darkside.js";
 import { fixtureCommand } from "./fixture.js";
 import { fidelityCommand } from "./fidelity.js";
-import { registerPerformanceCommands } from "./performance-cli.js";
+import { registerLatency } from "./latency.js";
+import { registerMerge } from "./merge.js";
+import { collect, oneOf, positiveInt, profileList, SHARD_HELP } from "./options.js";
 import { regtestCommand } from "./regtest.js";
 import { runLikeCommand, type RunLikeOptions } from "./run.js";
+import { registerSweep } from "./sweep.js";
+import { registerWirecost } from "./wirecost.js";
 import { PROFILE_NAMES, type ProfileName } from "../zcash/fixture/network.js";
 
 // A reader that stops early (`| head`) is not an error of ours.
@@ -24,13 +29,6 @@ const io = {
   stdout: (line: string) => process.stdout.write(`${line}\n`),
   stderr: (line: string) => process.stderr.write(`${line}\n`),
 };
-
-function oneOf<T extends string>(values: readonly T[]) {
-  return (value: string): T => {
-    if (!values.includes(value as T)) throw new InvalidArgumentError(`must be one of ${values.join(", ")}`);
-    return value as T;
-  };
-}
 
 const EXIT_CODES = [
   "",
@@ -68,9 +66,6 @@ program.command("cases")
   .action(async (opts: { cases: string; json?: boolean }) => {
     process.exitCode = await casesCommand(opts, io);
   });
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
-const profileList = (value: string, previous: ProfileName[] = []) => [...previous, oneOf(PROFILE_NAMES)(value)];
 
 function corpusOptions(cmd: Command): Command {
   return cmd
@@ -113,6 +108,7 @@ reportOptions(corpusOptions(program.command("run")
   .option("--allow-broadcast", "send cases whose request is a valid transaction (refused unless the chain profile's network is regtest)")
   .option("--spill <dir>", "write the whole bytes of every answer above 1 MiB to <dir>/<sha256>.bin (reports keep its length, hash, head and tail)")
   .option("--golden [dir]", "also compare every answer with its recorded golden (default folder: golden)")))
+  .option("--shard <k/n>", SHARD_HELP)
   .action(async (opts) => {
     process.exitCode = await runLike({ ...opts, ...(opts.golden === true ? { golden: "golden" } : {}) });
   });
@@ -121,6 +117,7 @@ fixtureOptions(reportOptions(corpusOptions(program.command("demo")
   .description("start the embedded fixture network (the reference and every emulated profile) and run the whole corpus against it")
   .addHelpText("after", EXIT_CODES)
   .option("--golden [dir]", "also compare every answer with its recorded golden (default folder: golden)"))))
+  .option("--shard <k/n>", SHARD_HELP)
   .action(async (opts) => {
     process.exitCode = await runLike({ ...opts, ...(opts.golden === true ? { golden: "golden" } : {}) });
   });
@@ -171,12 +168,6 @@ program.command("fixture")
     process.exitCode = await fixtureCommand(opts, io);
   });
 
-const positiveInt = (value: string): number => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a positive integer");
-  return n;
-};
-
 reportOptions(corpusOptions(program.command("regtest")
   .description("a wholly real network on this machine: zebrad mines a regtest chain (blocks written to <dir>/blocks.txt), real lightwalletd and zainod index its " +
     "JSON-RPC, the fixture serves the same blocks through the reference and the emulated profiles, and the whole corpus runs against zebrad's own " +
@@ -204,8 +195,10 @@ program.command("darkside")
     process.exitCode = await darksideCommand(opts, io);
   });
 
-// sweep, merge, latency, wirecost, and --shard on run and demo.
-registerPerformanceCommands(program, io);
+registerSweep(program, io);
+registerMerge(program, io);
+registerLatency(program, io);
+registerWirecost(program, io);
 
 // Every expected error is handled where it arises (exit 2 with its message); anything
 // else still ends as one line, not a stack trace. ZCONFORM_DEBUG=1 shows the stack.

@@ -16,6 +16,8 @@ import { mergeReports, MergeError, type ShardReport } from "../modes/shard/merge
 import { guarded, InputError } from "./inputs.js";
 import type { Output } from "./output.js";
 import { reportersFor } from "./reporters.js";
+import type { Command } from "commander";
+import { casesOption } from "./cases-option.js";
 
 export interface MergeCommandOptions {
   json?: string;
@@ -75,4 +77,22 @@ export async function mergeCommand(files: readonly string[], o: MergeCommandOpti
   for (const r of reporters) await r.finish();
   if (!o.quiet) out.stderr(`merged ${files.length} shard report(s): ${report.cases.length} cases`);
   return report.exitCode ?? 1;
+}
+
+/** Declares `zconform merge` on the program. */
+export function registerMerge(program: Command, io: Output): void {
+  program.command("merge")
+    .description("join the JSON reports of a sharded run (--shard k/n) into the report an unsharded run would have written: " +
+      "cases in corpus order, summary and ledger findings recomputed over all shards")
+    .argument("<reports...>", "the shard reports, one per shard")
+    .option("--json <file>", "write the merged JSON report to this file")
+    .option("--junit <file>", "write a JUnit XML report of the merged run")
+    .option("--html <file>", "write an HTML report of the merged run")
+    .addOption(casesOption("corpus folder (for the default ledger <cases>/quirks.yaml)"))
+    .option("--ledger <file>", "the ledger the shards ran with (needed to judge stale entries)")
+    .option("--allow-stale", "stale ledger entries do not fail the merged run")
+    .option("-q, --quiet", "no terminal report")
+    .action(async (files: string[], opts) => {
+      process.exitCode = await mergeCommand(files, opts, io);
+    });
 }

@@ -12,6 +12,7 @@ import { grpcTarget } from "../core/targets/grpc.js";
 import { chainTip, type Tip } from "../zcash/start-facts.js";
 import { InputError } from "./inputs.js";
 import type { Output } from "./output.js";
+import { lightwalletProtocol } from "../zcash/protocol.js";
 
 export interface ProbeChoice {
   config?: string;
@@ -43,7 +44,7 @@ export async function probeInputs(o: ProbeChoice, out: Output): Promise<ProbeInp
   if (o.config && o.demo) throw new InputError("--config and --demo exclude each other");
   if (o.config) {
     if (o.profiles || o.chainFile) throw new InputError("--profile and --chain are fixture options: drop --config, or them");
-    const config = loadConfig(o.config);
+    const config = loadConfig(o.config, lightwalletProtocol);
     let builds = config.builds;
     if (o.build) {
       const unknown = o.build.filter((n) => !builds.some((b) => b.name === n));

@@ -29,6 +29,10 @@ import { guarded, InputError } from "./inputs.js";
 import { onInterrupt } from "./interrupt.js";
 import { shardOption } from "./shard.js";
 import type { Output } from "./output.js";
+import { lightwalletProtocol } from "../zcash/protocol.js";
+import type { Command } from "commander";
+import { casesOption } from "./cases-option.js";
+import { collect, fixtureChoice } from "./options.js";
 
 export interface SweepCommandOptions {
   from: string;
@@ -96,7 +100,7 @@ async function inputsFor(o: SweepCommandOptions, out: Output): Promise<Inputs> {
   if (o.config && o.demo) throw new InputError("--config and --demo exclude each other");
   if (o.config) {
     if (o.longChain || o.chainFile || o.profiles) throw new InputError("--long-chain, --chain and --profile are fixture options: drop --config, or them");
-    const config = loadConfig(o.config);
+    const config = loadConfig(o.config, lightwalletProtocol);
     let builds = config.builds.filter((b) => b.grpc);
     if (o.build) {
       const unknown = o.build.filter((n) => !builds.some((b) => b.name === n));
@@ -212,4 +216,34 @@ export async function sweepCommand(o: SweepCommandOptions, out: Output): Promise
     await Promise.all([...targets.values()].map((t) => t.close()));
     await inputs.close();
   }
+}
+
+/** Declares `zconform sweep` on the program. */
+export function registerSweep(program: Command, io: Output): void {
+  fixtureChoice(program.command("sweep")
+    .description("stream GetBlockRange over a whole range from every build at once and compare block by block " +
+      "(raw bytes first, decoding only where they differ); memory stays flat however long the range.\n" +
+      "Without --config: the embedded fixture network (emulated builds). Exit 0 when every divergence is known, 1 when any is new, 2 for bad input")
+    .requiredOption("--from <height>", "first height")
+    .option("--to <height>", "last height, or \"tip\" (default: the tip, from the oracle or the reference build)")
+    .option("-c, --config <file>", "builds config (default: the embedded fixture network)")
+    .option("--build <name>", "with --config: only these builds; repeatable", collect)
+    .option("--reference <build>", "the build every other is compared against when there is no oracle (default: \"reference\" if present, else the first)")
+    .option("--pool-types <list>", "BlockRange.poolTypes, comma separated: TRANSPARENT,SAPLING,ORCHARD,IRONWOOD (default none: the server's shielded default)")
+    .option("--oracle", "compare every block with the one derived from the oracle's getblock (batched JSON-RPC) instead of with the reference build")
+    .option("--chunk <blocks>", "blocks per GetBlockRange call; a failed chunk is resumed once", "100000")
+    .option("--window <blocks>", "how far one build may run ahead of the slowest (blocks held per build)", "256")
+    .option("--oracle-batch <n>", "heights per oracle JSON-RPC batch", "100")
+    .option("--max-listed <n>", "divergences kept in full in the report (all are counted in its tally)", "1000")
+    .option("--shard <k/n>", "sweep only part k of n of the range (contiguous parts)")
+    .option("--long-chain <tip>", "fixture: a generated chain of heights 0..tip, built lazily (for sweeps of a million blocks; serves block rpcs only)")
+    .option("--shielded-every <k>", "fixture --long-chain: a shielded transaction every k blocks (0 = none)", "10")
+    .addOption(casesOption("corpus folder (for the default ledger <cases>/quirks.yaml)"))
+    .option("--ledger <file>", "known-quirks ledger; sweep divergences match it as method GetBlockRange, case id sweep.GetBlockRange")
+    .option("--json <file>", "write the sweep report (JSON) to this file")
+    .option("--no-progress", "no progress display (it is shown only when stderr is a terminal)")
+    .option("-q, --quiet", "no terminal report"))
+    .action(async (opts) => {
+      process.exitCode = await sweepCommand({ ...opts, ...(opts.chain ? { chainFile: opts.chain } : {}), ...(opts.profile ? { profiles: opts.profile } : {}) }, io);
+    });
 }

@@ -11,6 +11,9 @@ import { jsonRpcTarget } from "../core/targets/jsonrpc.js";
 import { guarded, InputError } from "./inputs.js";
 import type { Output } from "./output.js";
 import { probeInputs, type ProbeChoice } from "./probe-inputs.js";
+import type { Command } from "commander";
+import { casesOption } from "./cases-option.js";
+import { collect, fixtureChoice } from "./options.js";
 
 export interface WireCostCommandOptions extends ProbeChoice {
   calls?: string;
@@ -40,4 +43,20 @@ export async function wirecostCommand(o: WireCostCommandOptions, out: Output): P
     await Promise.all(targets.flatMap((t) => [t.grpc.close(), t.jsonrpc.close()]));
     await inputs.close();
   }
+}
+
+/** Declares `zconform wirecost` on the program. */
+export function registerWirecost(program: Command, io: Output): void {
+  fixtureChoice(program.command("wirecost")
+    .description("bytes on the wire and decode time of the same data over both transports: GetBlock vs getblock 0/1, " +
+      "GetTransaction vs getrawtransaction 0/1, GetTreeState vs z_gettreestate, per build serving both")
+    .option("-c, --config <file>", "builds config (default: the embedded fixture network)")
+    .option("--build <name>", "with --config: only these builds; repeatable", collect)
+    .option("-n, --calls <n>", "calls per request (median time reported)", "20")
+    .addOption(casesOption("corpus folder: chain profiles (anchors for requests)"))
+    .option("--json <file>", "write the wire-cost report (JSON) to this file")
+    .option("-q, --quiet", "no terminal report"))
+    .action(async (opts) => {
+      process.exitCode = await wirecostCommand({ ...opts, ...(opts.chain ? { chainFile: opts.chain } : {}), ...(opts.profile ? { profiles: opts.profile } : {}) }, io);
+    });
 }

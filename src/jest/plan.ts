@@ -78,7 +78,7 @@ export function planSuite(o: SuitePlanOptions): SuitePlan {
   if (o.fixture) {
     plan.builds = (o.fixture.profiles ?? PROFILE_NAMES).map(fixtureBuild);
   } else if (typeof o.config === "string") {
-    plan.config = loadConfig(o.config);
+    plan.config = loadConfig(o.config, lightwalletProtocol);
     plan.builds = configBuilds(plan.config);
   } else if (typeof o.config === "object") {
     plan.config = o.config;

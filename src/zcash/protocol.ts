@@ -3,7 +3,6 @@
 // which cases could broadcast a transaction, and Zebra JSON-RPC as the oracle.
 
 import type { Protocol } from "../core/run/protocol.js";
-import { BUILD_IMPLEMENTATIONS } from "../core/targets/config-schema.js";
 import { CompactTxStreamer } from "./gen/walletrpc/service_pb.js";
 import { deriveFromOracle } from "./oracle/derive.js";
 import { JSONRPC_METHOD_NAMES } from "./jsonrpc-methods.js";
@@ -12,11 +11,14 @@ import { sendsTransaction } from "./send-risk.js";
 import { serverChains } from "./server-chains.js";
 import { startFacts } from "./start-facts.js";
 
+/** What a build's `implementation:` may say: the servers of the lightwallet protocol. */
+export const LIGHTWALLET_IMPLEMENTATIONS = ["lightwalletd", "zaino", "ztreamer", "zebrad", "other"] as const;
+
 export const lightwalletProtocol: Protocol = {
   name: "lightwallet",
   service: CompactTxStreamer,
   jsonRpcMethods: JSONRPC_METHOD_NAMES,
-  implementations: BUILD_IMPLEMENTATIONS,
+  implementations: LIGHTWALLET_IMPLEMENTATIONS,
   startFacts,
   sendsTransaction,
   serverChains,

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { ConfigError, parseConfig } from "../../src/core/targets/config.js";
 import { tempDir } from "../tools/temp-corpus.js";
 import { expectClear, fuzz, FUZZ_RUNS, mutatedText, yamlishText } from "./fuzz.js";
+import { lightwalletProtocol } from "../../src/zcash/protocol.js";
 
 const FILE = "zconform.config.yaml";
 const ENV = { ZAINO_RPC_PASSWORD: "hunter2-zaino", API_KEY: "key-abc-123", EMPTY: "" };
@@ -55,7 +56,7 @@ builds:
 function check(text: string): void {
   let config;
   try {
-    config = parseConfig(text, FILE, { env: ENV, baseDir: dir.path });
+    config = parseConfig(text, FILE, lightwalletProtocol, { env: ENV, baseDir: dir.path });
   } catch (e) {
     const lines = text.split("\n").length;
     expectClear(e, ConfigError, (err) => {
@@ -79,7 +80,7 @@ function check(text: string): void {
 
 describe("config loader fuzzing", () => {
   test("the documented config loads", () => {
-    const c = parseConfig(DOCUMENTED, FILE, { env: ENV, baseDir: join(dir.path) });
+    const c = parseConfig(DOCUMENTED, FILE, lightwalletProtocol, { env: ENV, baseDir: join(dir.path) });
     expect(c.builds.map((b) => b.name)).toEqual(["lightwalletd", "zaino", "zebrad", "zaino-0.9.0"]);
   });
 

@@ -134,7 +134,10 @@ function carried(req: http.IncomingMessage): string[] {
     if (typeof value !== "string" || ["host", "content-type", "content-length", "accept", "connection"].includes(name)) continue;
     out.push(value);
     const [scheme, token] = value.split(" ");
-    if (scheme === "Basic" && token) out.push(Buffer.from(token, "base64").toString("utf8").split(":").slice(1).join(":"));
+    if (scheme === "Basic" && token) {
+      const [user, ...password] = Buffer.from(token, "base64").toString("utf8").split(":");
+      out.push(user!, password.join(":"));
+    }
     if (scheme === "Bearer" && token) out.push(token);
   }
   for (const [, v] of new URL(req.url ?? "/", "http://x").searchParams) out.push(v);

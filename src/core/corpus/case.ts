@@ -18,7 +18,9 @@ export interface SourceRef {
 export type Expectation =
   | { kind: "agree" }
   | { kind: "oracle" }
-  | { kind: "error"; codes: (string | number)[] };
+  | { kind: "error"; codes: (string | number)[] }
+  /** A successful answer is prescribed; successful answers are compared with each other. */
+  | { kind: "ok" };
 
 export interface Case {
   id: string;

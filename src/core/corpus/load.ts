@@ -4,7 +4,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { INPUT_LIMITS, readInput } from "../io/input-limits.js";
 import { basename, join, relative } from "node:path";
-import { Ajv } from "ajv";
+import { Ajv, type ValidateFunction } from "ajv";
 import semver from "semver";
 import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "../targets/observation.js";
@@ -13,12 +13,25 @@ import type { Case, Expectation } from "./case.js";
 import { caseFileSchema } from "./schema.js";
 
 const ajv = new Ajv({ allErrors: true, strict: false });
-const validateCaseFile = ajv.compile(caseFileSchema);
+const validators = new WeakMap<readonly string[], ValidateFunction>();
 
-/** The methods a case file may name: the protocol's (src/core/run/protocol.ts) gRPC service and JSON-RPC methods. */
+/**
+ * What a case file may name, from the protocol (src/core/run/protocol.ts): its gRPC
+ * service and JSON-RPC methods, and the implementations `servedBy` may list.
+ */
 export interface CorpusMethods {
   service: DescService;
   jsonRpcMethods: readonly string[];
+  implementations: readonly string[];
+}
+
+function validatorFor(implementations: readonly string[]): ValidateFunction {
+  let v = validators.get(implementations);
+  if (!v) {
+    v = ajv.compile(caseFileSchema(implementations));
+    validators.set(implementations, v);
+  }
+  return v;
 }
 
 interface RawCase {
@@ -34,7 +47,7 @@ interface RawCase {
   chains?: string[];
   servedBy?: string[];
 }
-type RawExpect = "agree" | "oracle" | { error: (string | number)[] };
+type RawExpect = "agree" | "oracle" | "ok" | { error: (string | number)[] };
 interface RawFile {
   method: string;
   defaults?: Omit<RawCase, "id" | "request" | "title">;
@@ -44,6 +57,7 @@ interface RawFile {
 function toExpectation(raw: RawExpect | undefined): Expectation {
   if (raw === undefined || raw === "oracle") return { kind: "oracle" };
   if (raw === "agree") return { kind: "agree" };
+  if (raw === "ok") return { kind: "ok" };
   return { kind: "error", codes: raw.error };
 }
 
@@ -55,7 +69,7 @@ export function parseCaseFile(text: string, displayName: string, transport: Tran
     throw new ProblemsError([{ file: displayName, line: located.lineOf(["cases"]), field: "cases",
       message: `${listed.length} cases; the limit is ${INPUT_LIMITS.casesPerFile} per file` }]);
   }
-  const problems: Problem[] = schemaProblems(validateCaseFile, located);
+  const problems: Problem[] = schemaProblems(validatorFor(methods.implementations), located);
   if (problems.length > 0) throw new ProblemsError(problems);
   const file = located.value as RawFile;
   const known = transport === "grpc" ? methods.service.methods.some((m) => m.name === file.method) : methods.jsonRpcMethods.includes(file.method);

@@ -1,5 +1,6 @@
-// Checking one answer against a case's `error` expectation: any allowed code conforms;
-// another code is an error-code divergence, a success an error-vs-ok one.
+// Checking one answer against a case's `error` expectation (any allowed code conforms;
+// another code is an error-code divergence, a success an error-vs-ok one) or its `ok`
+// expectation (an error is an error-vs-ok divergence).
 
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { Canonical } from "../canon/index.js";
@@ -31,10 +32,18 @@ export function conformsToError(c: Canonical, codes: readonly (string | number)[
 }
 
 export function expectationDivergences(build: string, c: Canonical, expect: Expectation): Divergence[] {
-  if (expect.kind !== "error" || conformsToError(c, expect.codes)) return [];
   const got = errorCodeOf(c);
   const grpc = c.transport === "grpc";
   const name = (x: number | string): JsonValue => (grpc && typeof x === "number" ? grpcCodeName(x) : x);
+  if (expect.kind === "ok") {
+    if (got === undefined && !c.fault) return [];
+    const shown = grpc && c.fault ? c.status.name : got === undefined ? c.fault!.kind : name(got);
+    return [{
+      path: grpc ? "status.code" : "error.code", left: EXPECTED, right: build, leftValue: grpc ? "OK" : null, kind: "error-vs-ok",
+      rightValue: shown, detail: `expected a successful answer, got ${String(shown)}`,
+    }];
+  }
+  if (expect.kind !== "error" || conformsToError(c, expect.codes)) return [];
   const wanted = allowed(c, expect.codes).map(name);
   const fault = c.fault ? ` (${c.fault.kind}: ${c.fault.detail})` : "";
   const base = { path: grpc ? "status.code" : "error.code", left: EXPECTED, right: build, leftValue: wanted };

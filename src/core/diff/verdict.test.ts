@@ -82,6 +82,18 @@ describe("verdictOf", () => {
     expect(verdictOf(builds(["a", id(1)], ["b", failed(13)]), undefined, expect3)).toMatchObject({ verdict: "split" });
   });
 
+  test("ok expectations: successful answers are the reference, however many builds fail", () => {
+    const ok = { expect: { kind: "ok" as const } };
+    // Four disabled builds outnumber three that answer: the three are still the reference.
+    const pinged = builds(["ref", id(1)], ["zt1", id(1)], ["zt2", id(1)], ["lwd", failed(9)], ["z9", failed(12)], ["z10", failed(12)], ["zebra", failed(12)]);
+    expect(verdictOf(pinged, undefined, ok)).toMatchObject({ verdict: "deviant", reference: "expectation", deviants: ["lwd", "z9", "z10", "zebra"], groups: [["ref", "zt1", "zt2"], ["z9", "z10", "zebra"], ["lwd"]] });
+    expect(verdictOf(builds(["a", id(1)], ["b", id(2)], ["c", failed(12)]), undefined, ok)).toMatchObject({ verdict: "split" });
+    expect(verdictOf(builds(["a", failed(12)], ["b", failed(12)]), undefined, ok)).toMatchObject({ verdict: "all-vs-oracle", reference: "expectation" });
+    expect(verdictOf(builds(["a", id(1)]), undefined, ok)).toMatchObject({ verdict: "agree", reference: "expectation" });
+    expect(expectationDivergences("z9", failed(12), { kind: "ok" })).toMatchObject([{ kind: "error-vs-ok", path: "status.code", leftValue: "OK", rightValue: "UNIMPLEMENTED" }]);
+    expect(expectationDivergences("ref", id(1), { kind: "ok" })).toEqual([]);
+  });
+
   test("expectation divergences", () => {
     const e = { kind: "error" as const, codes: ["INVALID_ARGUMENT"] };
     expect(expectationDivergences("zaino", failed(3), e)).toEqual([]);

@@ -3,6 +3,8 @@
 // Builds are grouped by identical canonical forms (for an `error` expectation, by the
 // code they failed with, since only the code is prescribed). The reference is, in order:
 //   - the expectation, for `error` cases: builds answering an allowed code conform;
+//   - for `ok` cases, the strict majority of the successful answers: an error conforms to
+//     nothing, however many builds answer it (Ping when disabled);
 //   - the oracle, when one is given: the group equal to the oracle's answer;
 //   - otherwise a strict majority group of the answering builds (more than half). With
 //     no strict majority (e.g. two builds that differ, or 3-2-1 of six) there is no way
@@ -43,7 +45,9 @@ export function verdictOf(observations: ReadonlyMap<string, Canonical>, oracle?:
   const unavailable = names.filter((n) => observations.get(n)!.fault);
   const byCode = expect?.kind === "error";
   const same = (x: Canonical, y: Canonical) => (byCode ? errorCodeOf(x) === errorCodeOf(y) : sameCanonical(x, y));
-  const answerGroups = groupBy(answering, (n) => observations.get(n)!, same).sort((x, y) => y.length - x.length);
+  const succeeded = (g: readonly string[]) => errorCodeOf(observations.get(g[0]!)!) === undefined;
+  const answerGroups = groupBy(answering, (n) => observations.get(n)!, same)
+    .sort((x, y) => (expect?.kind === "ok" ? Number(succeeded(y)) - Number(succeeded(x)) : 0) || y.length - x.length);
   const faultGroups = groupBy(unavailable, (n) => observations.get(n)!, (x, y) => x.fault!.kind === y.fault!.kind);
   const groups = [...answerGroups, ...faultGroups];
   const v = (verdict: VerdictKind, reference: Verdict["reference"], deviants: string[], detail: string): Verdict => ({ verdict, deviants, groups, reference, unavailable, detail });
@@ -66,6 +70,14 @@ export function verdictOf(observations: ReadonlyMap<string, Canonical>, oracle?:
     if (ref) return v("deviant", "oracle", others(ref), `${ref.length} of ${names.length} builds match the oracle`);
     if (answerGroups.length === 1) return v("all-vs-oracle", "oracle", [], "the builds agree with each other but not with the oracle");
     return v("split", "oracle", [], `${answerGroups.length} different answers, none equal to the oracle's`);
+  }
+  if (expect?.kind === "ok") {
+    const okCount = answerGroups.filter(succeeded).reduce((n, g) => n + g.length, 0);
+    const top = answerGroups[0]!;
+    if (okCount === 0) return v(answerGroups.length === 1 ? "all-vs-oracle" : "split", "expectation", [], "no build answered successfully");
+    if (top.length === names.length) return v("agree", "expectation", [], "every build answered successfully, with the same answer");
+    if (top.length * 2 > okCount) return v("deviant", "expectation", others(top), `${top.length} of ${okCount} successful answers agree; an error conforms to nothing`);
+    return v("split", "expectation", [], `${okCount} successful answers and no strict majority among them`);
   }
   if (names.length === 1) return v("unjudged", "none", [], "one build, and no oracle answer or expected error to measure it against");
   const top = answerGroups[0];

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { boundPatch, boundStrings, cutString, DEFAULT_KEEPING, elide } from "./bound.js";
+import { redactBytes, redactForms, secretForms } from "../targets/secrets.js";
 
 const keep = { ...DEFAULT_KEEPING, edgeBytes: 3, maxStringChars: 40, maxPatchOps: 2 };
 
@@ -38,6 +39,29 @@ describe("what results keep of large answers", () => {
     expect(boundStrings(value, keep)).toEqual({ short: "x", n: 5, list: [cut, "y"] });
     const small = { a: ["b"] };
     expect(boundStrings(small, keep)).toBe(small);
+  });
+
+  test("a secret straddling the cut of the head, the tail or a long string is masked whole, not left as two halves", () => {
+    const marker = "zcfSTRADDLEmarker5e6f";
+    const forms = secretForms([marker]);
+    const masked = { ...keep, edgeBytes: 24, maxStringChars: 40, maskBytes: (b: Buffer) => redactBytes(b, forms), maskText: (t: string) => redactForms(t, forms) };
+    // The marker starts 10 bytes before the head's cut and ends 10 bytes before the tail's.
+    const answer = Buffer.from(`${"h".repeat(14)}${marker}${"m".repeat(30)}${marker}${"t".repeat(10)}`);
+    const e = elide([answer.subarray(0, 20), answer.subarray(20)], masked);
+    const head = Buffer.from(e.head, "hex").toString();
+    const tail = Buffer.from(e.tail, "hex").toString();
+    expect(head).toBe(`${"h".repeat(14)}***${"m".repeat(7)}`);
+    expect(tail).toBe(`${"m".repeat(11)}***${"t".repeat(10)}`);
+    expect(e.bytes).toBe(answer.length);
+    expect(e.sha256).toBe(createHash("sha256").update(answer).digest("hex"));
+    // Without masking first, each half of the marker would be left behind.
+    const bare = elide([answer], { ...keep, edgeBytes: 24 });
+    expect(Buffer.from(bare.head, "hex").toString()).toContain(marker.slice(0, 10));
+
+    const text = `${"a".repeat(5)}${marker}${"b".repeat(40)}`;
+    const cut = cutString(text, masked);
+    expect(cut).not.toContain(marker.slice(0, 5));
+    expect(cut.startsWith(`${"a".repeat(5)}***`)).toBe(true);
   });
 
   test("a patch keeps its first operations and counts the rest", () => {

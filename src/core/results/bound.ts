@@ -20,8 +20,13 @@ export interface Keeping {
   maxPatchOps: number;
   /** When set, the whole bytes of each elided answer are written here. */
   spillDir?: string;
-  /** What the spilled bytes go through first (the run's secrets masked). */
+  /**
+   * The run's secrets masked, applied to a whole answer or string before it is cut, so
+   * that a secret straddling a cut is masked whole instead of left as two halves that
+   * neither match the mask. Costs one pass over each elided answer when the run has secrets.
+   */
   maskBytes?: (bytes: Buffer) => Buffer;
+  maskText?: (text: string) => string;
 }
 
 export const DEFAULT_KEEPING: Keeping = { inlineBytes: 1024 * 1024, edgeBytes: 4096, maxStringChars: 64 * 1024, maxPatchOps: 1000 };
@@ -47,16 +52,17 @@ export function elide(parts: readonly Uint8Array[], keep: Keeping): Elided {
   for (const p of parts) hash.update(p);
   const sha256 = hash.digest("hex");
   const bytes = totalBytes(parts);
+  const shown = keep.maskBytes ? [keep.maskBytes(Buffer.concat(parts))] : parts;
+  const shownBytes = totalBytes(shown);
   const out: Elided = {
     bytes,
     sha256,
-    head: Buffer.from(slice(parts, 0, Math.min(keep.edgeBytes, bytes))).toString("hex"),
-    tail: Buffer.from(slice(parts, Math.max(0, bytes - keep.edgeBytes), bytes)).toString("hex"),
+    head: Buffer.from(slice(shown, 0, Math.min(keep.edgeBytes, shownBytes))).toString("hex"),
+    tail: Buffer.from(slice(shown, Math.max(0, shownBytes - keep.edgeBytes), shownBytes)).toString("hex"),
   };
   if (keep.spillDir !== undefined) {
     const file = join(keep.spillDir, `${sha256}.bin`);
-    const whole = Buffer.concat(parts);
-    writeFileAtomic(file, keep.maskBytes ? keep.maskBytes(whole) : whole);
+    writeFileAtomic(file, Buffer.concat(shown));
     out.file = file;
   }
   return out;
@@ -76,12 +82,13 @@ function slice(parts: readonly Uint8Array[], from: number, to: number): Uint8Arr
   return out;
 }
 
-/** A long string as its head, its length and hash, and its tail. */
+/** A long string as its head, its length and hash (of the string as received), and its tail. */
 export function cutString(s: string, keep: Keeping): string {
   if (s.length <= keep.maxStringChars) return s;
   const edge = Math.floor(keep.maxStringChars / 4);
   const sha = createHash("sha256").update(s).digest("hex");
-  return `${s.slice(0, edge)}…[${s.length} characters, sha256 ${sha}]…${s.slice(-edge)}`;
+  const shown = keep.maskText ? keep.maskText(s) : s;
+  return `${shown.slice(0, edge)}…[${s.length} characters, sha256 ${sha}]…${shown.slice(-edge)}`;
 }
 
 /** A copy of plain data with every string over the limit cut; the same object when none is. */

@@ -30,7 +30,7 @@ export interface BuildOutcome {
 
 export interface OutcomeInput {
   /** "oracle", "agree" or "error". */
-  expect: "oracle" | "agree" | "error";
+  expect: "oracle" | "agree" | "error" | "ok";
   answers: readonly Answer[];
   /** The oracle's answer, and its answers under older protocol rules, when asked. */
   oracle?: Answer;

@@ -134,7 +134,7 @@ export function judgeCase(
   const perVersion = useOracle ? perVersionOracles(canon, useOracle, olderCanon, protocolVersions) : undefined;
   const verdict = perVersion
     ? verdictAgainstEach(canon, new Map([...perVersion.sides].map(([b, s]) => [b, s.canon])))
-    : verdictOf(canon, useOracle, { expect: c.expect.kind === "error" ? c.expect : undefined });
+    : verdictOf(canon, useOracle, { expect: c.expect.kind === "error" || c.expect.kind === "ok" ? c.expect : undefined });
 
   const divergences: Judgement["divergences"] = [];
   const patches: Judgement["patches"] = [];
@@ -150,6 +150,11 @@ export function judgeCase(
   } else {
     const ref = referenceSide(verdict, canon, useOracle);
     for (const [build, cb] of canon) {
+      const failed = c.expect.kind === "ok" ? expectationDivergences(build, cb, c.expect) : [];
+      if (failed.length > 0) {
+        divergences.push({ build, divergences: failed });
+        continue;
+      }
       if (!ref || ref.members.includes(build)) {
         divergences.push({ build, divergences: [] });
         continue;

@@ -15,7 +15,7 @@ import { VERSION } from "../../version.js";
 import type { BuildInfo, Reporter, RunEvent, RunSummary } from "../results/events.js";
 import { planCases } from "./plan.js";
 import { scrubber } from "./redact.js";
-import { redactBytes, secretForms } from "../targets/secrets.js";
+import { redactBytes, redactForms, secretForms } from "../targets/secrets.js";
 import { serversForbidBroadcast } from "./broadcast.js";
 import { DEFAULT_KEEPING } from "../results/bound.js";
 import type { CaseResult, Drift } from "../results/result.js";
@@ -214,7 +214,8 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       keep: {
         ...DEFAULT_KEEPING,
         ...(o.wholeAnswers || o.drift ? { inlineBytes: Number.MAX_SAFE_INTEGER } : {}),
-        ...(o.spillDir ? { spillDir: o.spillDir, maskBytes: (b: Buffer) => redactBytes(b, forms) } : {}),
+        ...(o.spillDir ? { spillDir: o.spillDir } : {}),
+        ...(forms.length > 0 ? { maskBytes: (b: Buffer) => redactBytes(b, forms), maskText: (t: string) => redactForms(t, forms) } : {}),
       },
       onResult: (raw, done, total, index) => {
         const result = withDrift(raw);

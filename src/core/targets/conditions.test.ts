@@ -1,8 +1,9 @@
 import { describe, expect, test } from "@jest/globals";
 import { parseConfig } from "./config.js";
 import { runConditions } from "./conditions.js";
+import { lightwalletProtocol } from "../../zcash/protocol.js";
 
-const conditions = (yaml: string) => runConditions(parseConfig(yaml, "t.yaml", { checkFiles: false, env: { PW: "a-password-of-some-length" } }))
+const conditions = (yaml: string) => runConditions(parseConfig(yaml, "t.yaml", lightwalletProtocol, { checkFiles: false, env: { PW: "a-password-of-some-length" } }))
   .map((c) => [c.kind, c.side]);
 
 describe("how a run was made", () => {

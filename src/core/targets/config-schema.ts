@@ -48,60 +48,66 @@ const endpoint = {
     public: {
       type: "array",
       items: { type: "string", minLength: 1 },
-      "x-message": "must be a list of header names and URL query keys whose values are not secret",
+      "x-message": "must be a list of header names and URL query keys whose values are not secret (url-user for the user name in the URL)",
     },
   },
 };
 
-export const BUILD_IMPLEMENTATIONS = ["lightwalletd", "zaino", "ztreamer", "zebrad", "other"] as const;
+/** The fields of one build; `implementation` is checked against the protocol's names. */
+function buildSchema(implementations: readonly string[]) {
+  return {
+    type: "object",
+    required: ["name", "implementation"],
+    additionalProperties: false,
+    properties: {
+      name: { type: "string", pattern: NAME, "x-message": NAME_MESSAGE },
+      implementation: {
+        enum: implementations,
+        "x-message": `must be one of ${implementations.join(", ")}`,
+      },
+      version: { type: "string", minLength: 1, "x-message": "must be a version string" },
+      protocolVersion: {
+        type: "string",
+        pattern: "^v?\\d+\\.\\d+\\.\\d+([-+][0-9A-Za-z.+-]*)?$",
+        "x-message": "must be a lightwallet-protocol version such as v0.4.0",
+      },
+      grpc: endpoint,
+      jsonrpc: endpoint,
+      emulated: { type: "boolean", "x-message": "must be true or false" },
+      profile: { type: "string", pattern: NAME, "x-message": NAME_MESSAGE },
+      ...limits,
+    },
+  };
+}
 
-export const configSchema = {
-  type: "object",
-  required: ["chain", "builds"],
-  additionalProperties: false,
-  properties: {
-    chain: { type: "string", pattern: NAME, "x-message": NAME_MESSAGE },
-    oracle: {
-      type: "object",
-      required: ["jsonrpc"],
-      additionalProperties: false,
-      properties: { jsonrpc: endpoint },
-    },
-    defaults: {
-      type: "object",
-      additionalProperties: false,
-      properties: limits,
-    },
-    builds: {
-      type: "array",
-      minItems: 1,
-      "x-message": "must be a list with at least one build",
-      items: {
+/** The config's schema for a protocol whose builds declare one of `implementations`. */
+export function configSchema(implementations: readonly string[]) {
+  return {
+    type: "object",
+    required: ["chain", "builds"],
+    additionalProperties: false,
+    properties: {
+      chain: { type: "string", pattern: NAME, "x-message": NAME_MESSAGE },
+      oracle: {
         type: "object",
-        required: ["name", "implementation"],
+        required: ["jsonrpc"],
         additionalProperties: false,
-        properties: {
-          name: { type: "string", pattern: NAME, "x-message": NAME_MESSAGE },
-          implementation: {
-            enum: BUILD_IMPLEMENTATIONS,
-            "x-message": `must be one of ${BUILD_IMPLEMENTATIONS.join(", ")}`,
-          },
-          version: { type: "string", minLength: 1, "x-message": "must be a version string" },
-          protocolVersion: {
-            type: "string",
-            pattern: "^v?\\d+\\.\\d+\\.\\d+([-+][0-9A-Za-z.+-]*)?$",
-            "x-message": "must be a lightwallet-protocol version such as v0.4.0",
-          },
-          grpc: endpoint,
-          jsonrpc: endpoint,
-          emulated: { type: "boolean", "x-message": "must be true or false" },
-          profile: { type: "string", pattern: NAME, "x-message": NAME_MESSAGE },
-          ...limits,
-        },
+        properties: { jsonrpc: endpoint },
+      },
+      defaults: {
+        type: "object",
+        additionalProperties: false,
+        properties: limits,
+      },
+      builds: {
+        type: "array",
+        minItems: 1,
+        "x-message": "must be a list with at least one build",
+        items: buildSchema(implementations),
       },
     },
-  },
-} as const;
+  };
+}
 
 /** Keys whose values are strings even when YAML reads them as numbers (`version: 1.10`). */
 export const STRING_KEYS = new Set([
@@ -121,7 +127,7 @@ export const STRING_KEYS = new Set([
 
 /** Every key the schema knows, for "did you mean" hints on unknown fields. */
 export const KNOWN_KEYS = [
-  ...Object.keys(configSchema.properties),
-  ...Object.keys(configSchema.properties.builds.items.properties),
+  ...Object.keys(configSchema([]).properties),
+  ...Object.keys(buildSchema([]).properties),
   ...Object.keys(endpoint.properties),
 ];

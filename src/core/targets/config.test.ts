@@ -4,6 +4,7 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { basicHeader } from "./auth.js";
 import { MAX_ALIASES } from "./config-yaml.js";
+import { lightwalletProtocol } from "../../zcash/protocol.js";
 import {
   ConfigError,
   describeEndpoint,
@@ -59,7 +60,7 @@ builds:
 `;
 
 function parse(text: string, e: Record<string, string> = env): RunConfig {
-  return parseConfig(text, FILE, { env: e, baseDir: dir });
+  return parseConfig(text, FILE, lightwalletProtocol, { env: e, baseDir: dir });
 }
 
 function problemsOf(text: string, e: Record<string, string> = env): string[] {
@@ -129,15 +130,15 @@ describe("valid config", () => {
 
   test("credentials in the URL move into basic auth", () => {
     const c = parse("chain: fixture\nbuilds:\n  - { name: a, implementation: other, jsonrpc: { url: 'http://bob:s%40cret@h:18232' } }\n");
-    expect(c.builds[0]!.jsonrpc).toEqual({ url: "http://h:18232", auth: { kind: "basic", user: "bob", password: "s@cret" } });
+    expect(c.builds[0]!.jsonrpc).toEqual({ url: "http://h:18232", auth: { kind: "basic", user: "bob", password: "s@cret", userInUrl: true } });
   });
 
   test("loadConfig reads a file and resolves paths against its directory", () => {
     const file = join(dir, FILE);
     writeFileSync(file, EXAMPLE);
-    const c = loadConfig(file, { env });
+    const c = loadConfig(file, lightwalletProtocol, { env });
     expect(c.builds[0]!.grpc?.caFile).toBe(join(dir, "ca.pem"));
-    expect(() => loadConfig(join(dir, "missing.yaml"))).toThrow(ConfigError);
+    expect(() => loadConfig(join(dir, "missing.yaml"), lightwalletProtocol)).toThrow(ConfigError);
   });
 });
 
@@ -152,6 +153,14 @@ describe("errors name file, line and field", () => {
         `${FILE}:9: builds[1].jsonrpc.url: must be a URL (http:// or https://)`,
       ].join("\n"),
     );
+  });
+
+  test("a build's implementation is one of the protocol's, whatever protocol is passed", () => {
+    const text = base("  - name: a\n    implementation: zaino\n    grpc: { url: 'http://h:1' }\n");
+    expect(parse(text).builds[0]!.implementation).toBe("zaino");
+    const other = { implementations: ["alpha", "beta"] };
+    expect(() => parseConfig(text, FILE, other, { env })).toThrow(`${FILE}:4: builds[0].implementation: must be one of alpha, beta`);
+    expect(parseConfig(text.replace("zaino", "beta"), FILE, other, { env }).builds[0]!.implementation).toBe("beta");
   });
 
   test("a build without endpoints", () => {
@@ -284,6 +293,13 @@ describe("secrets", () => {
     expect(clean).toContain("zconform-ci");
     const log = `sent authorization: ${basicHeader("__cookie__", "c00kie/T0ken+xyz=")} to ${encodeURIComponent("c00kie/T0ken+xyz=")}`;
     expect(redact(log, secrets)).toBe("sent authorization: *** to ***");
+  });
+
+  test("the user name in a URL is a secret, unless the endpoint lists url-user as public; a user field's is not", () => {
+    const build = (jsonrpc: string) => parse(`chain: fixture\nbuilds:\n  - { name: a, implementation: other, jsonrpc: ${jsonrpc} }\n`);
+    expect(secretsOf(build("{ url: 'http://acct-7f3a:pw-0011@h:1' }"))).toEqual(expect.arrayContaining(["acct-7f3a", "pw-0011"]));
+    expect(secretsOf(build("{ url: 'http://acct-7f3a:pw-0011@h:1', public: [url-user] }"))).not.toContain("acct-7f3a");
+    expect(secretsOf(build("{ url: 'http://h:1', user: acct-7f3a, password: pw-0011 }"))).not.toContain("acct-7f3a");
   });
 });
 

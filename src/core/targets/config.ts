@@ -2,12 +2,12 @@
 // and the limits each run uses. Every problem names the file, the line and the field,
 // and all problems are reported at once.
 
-import { Ajv } from "ajv";
+import { Ajv, type ValidateFunction } from "ajv";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { ConfigError, schemaProblems, type ConfigProblem } from "./config-errors.js";
-import { configSchema, type BUILD_IMPLEMENTATIONS } from "./config-schema.js";
+import { configSchema } from "./config-schema.js";
 import { fieldName } from "../io/located-yaml.js";
 import { pointer, readYaml, type Path } from "./config-yaml.js";
 import type { Auth, GrpcEndpoint, JsonRpcEndpoint } from "./endpoint.js";
@@ -18,7 +18,13 @@ export { redact, secretsOf } from "./secrets.js";
 export { ConfigError, type ConfigProblem } from "./config-errors.js";
 export { formatProblem } from "../io/located-yaml.js";
 
-export type Implementation = (typeof BUILD_IMPLEMENTATIONS)[number];
+/** One of the protocol's implementation names (src/core/run/protocol.ts `implementations`). */
+export type Implementation = string;
+
+/** What the config needs of the protocol: the implementation names a build may declare. */
+export interface Implementations {
+  implementations: readonly string[];
+}
 
 export interface Limits {
   concurrency: number;
@@ -80,7 +86,7 @@ export interface ParseOptions {
   checkFiles?: boolean;
 }
 
-export function loadConfig(path: string, opts: ParseOptions = {}): RunConfig {
+export function loadConfig(path: string, protocol: Implementations, opts: ParseOptions = {}): RunConfig {
   let text: string;
   try {
     const size = statSync(path).size;
@@ -92,12 +98,21 @@ export function loadConfig(path: string, opts: ParseOptions = {}): RunConfig {
     if (e instanceof ConfigError) throw e;
     throw new ConfigError([{ file: path, line: 1, field: "", message: `cannot read: ${(e as Error).message}` }]);
   }
-  return parseConfig(text, path, opts);
+  return parseConfig(text, path, protocol, opts);
 }
 
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
 ajv.addVocabulary(["x-message"]);
-const validate = ajv.compile(configSchema);
+const validators = new WeakMap<readonly string[], ValidateFunction>();
+
+function validatorFor(implementations: readonly string[]): ValidateFunction {
+  let v = validators.get(implementations);
+  if (!v) {
+    v = ajv.compile(configSchema(implementations));
+    validators.set(implementations, v);
+  }
+  return v;
+}
 
 interface RawEndpoint {
   url: string;
@@ -128,7 +143,7 @@ interface RawConfig {
   builds: RawBuild[];
 }
 
-export function parseConfig(text: string, fileName: string, opts: ParseOptions = {}): RunConfig {
+export function parseConfig(text: string, fileName: string, protocol: Implementations, opts: ParseOptions = {}): RunConfig {
   const yaml = readYaml(text, opts.env ?? process.env);
   const problems: ConfigProblem[] = [];
   const add = (line: number, path: Path, message: string) =>
@@ -145,6 +160,7 @@ export function parseConfig(text: string, fileName: string, opts: ParseOptions =
     throw new ConfigError(problems);
   }
 
+  const validate = validatorFor(protocol.implementations);
   if (!validate(yaml.value)) {
     for (const p of schemaProblems(validate.errors ?? [], yaml)) add(lineAt(p.linePath ?? p.path, p.atKey), p.path, p.message);
   }
@@ -217,7 +233,7 @@ function endpointFrom(raw: RawEndpoint, at: Path, ctx: EndpointContext): GrpcEnd
     const password = percentDecoded(url.password);
     // The message must not repeat the credentials.
     if (user === undefined || password === undefined) complain("url", "the user or password in the URL is not valid percent-encoding");
-    else methods.push({ kind: "basic", user, password });
+    else methods.push({ kind: "basic", user, password, userInUrl: true });
     url.username = "";
     url.password = "";
     out.url = url.toString().replace(/\/$/, raw.url.endsWith("/") ? "/" : "");

@@ -9,7 +9,7 @@
  * - `bearer`: `authorization: Bearer <token>` (API gateways in front of indexers).
  */
 export type Auth =
-  | { kind: "basic"; user: string; password: string }
+  | { kind: "basic"; user: string; password: string; userInUrl?: boolean }
   | { kind: "cookie"; cookieFile: string }
   | { kind: "bearer"; token: string };
 
@@ -31,7 +31,10 @@ export interface GrpcEndpoint extends TlsSettings {
   auth?: Auth;
   /** Extra metadata sent with every call (lower-case names). Values count as secrets. */
   headers?: Record<string, string>;
-  /** Header names and URL query keys whose values are not secret (lower-case). */
+  /**
+   * Header names and URL query keys whose values are not secret (lower-case), and
+   * `url-user` when the user name written in the URL is not.
+   */
   public?: string[];
 }
 

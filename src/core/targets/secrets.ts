@@ -11,11 +11,15 @@ interface HasEndpoints {
   builds: { grpc?: Endpoint; jsonrpc?: Endpoint }[];
 }
 
+/** The `public` entry that marks the user name written in an endpoint's URL as not secret. */
+export const PUBLIC_URL_USER = "url-user";
+
 /**
  * Every password, bearer token, readable cookie token and the authorization header values
- * built from them, every configured header value and every value in an endpoint URL's
- * query, unless the endpoint marks its name public. Cookie files are read now; a token
- * written later (node restart) is not included.
+ * built from them, every configured header value, the user name written in an endpoint's
+ * URL and every value in its query, unless the endpoint marks the header name, query key
+ * or `url-user` public. Cookie files are read now; a token written later (node restart) is
+ * not included.
  */
 export function secretsOf(config: HasEndpoints): string[] {
   const out = new Set<string>();
@@ -25,6 +29,7 @@ export function secretsOf(config: HasEndpoints): string[] {
     if (!e) continue;
     const open = new Set(e.public ?? []);
     if (e.auth) for (const s of authSecrets(e.auth)) out.add(s);
+    if (e.auth?.kind === "basic" && e.auth.userInUrl && !open.has(PUBLIC_URL_USER)) out.add(e.auth.user);
     for (const [name, value] of Object.entries(e.headers ?? {})) {
       if (!open.has(name.toLowerCase())) out.add(value);
     }

@@ -63,7 +63,7 @@ export async function runFidelity(o: FidelityRunOptions): Promise<FidelityRun> {
       const chain: ChainProfile = { name: "fixture", network: net.model.network.name, anchors: net.anchors, dynamic: {} };
       const session = await runSession({
         config, cases: o.cases, chain, ledger: o.ledger, reporters: o.reporters ?? [], protocol: lightwalletProtocol,
-        allowStale: true, ...(o.signal ? { signal: o.signal } : {}), ...(o.goldenRoot ? { drift: goldenDrift(lightwalletProtocol, o.goldenRoot, chain.name) } : {}),
+        allowStale: true, ...(o.signal ? { signal: o.signal } : {}), ...(o.goldenRoot ? { drift: goldenDrift(lightwalletProtocol, o.goldenRoot, chain.name, new Set(config.builds.filter((b) => b.emulated).map((b) => b.name))) } : {}),
       });
       return {
         fidelities: pairs.map((p) => fidelityOf(session.results, p, o.ledger)),

@@ -10,10 +10,10 @@ import { goldenOf, goldenPath, observationOf, readGolden } from "./store.js";
 export const GOLDEN_SIDE = "golden";
 
 /** Each answer of a judged case against its golden under root/chain. */
-export function driftOf(c: CaseResult, protocol: Pick<Protocol, "service">, root: string, chain: string): Drift[] {
+export function driftOf(c: CaseResult, protocol: Pick<Protocol, "service">, root: string, chain: string, emulated: ReadonlySet<string> = new Set()): Drift[] {
   const rpc = c.transport === "grpc" ? rpcOf(protocol, c.method) : undefined;
   return c.answers.map((a): Drift => {
-    const golden = readGolden(goldenPath(root, chain, a.side, c.caseId));
+    const golden = readGolden(goldenPath(root, chain, a.side, c.caseId, emulated.has(a.side)));
     if (!golden) return { build: a.side, status: "unrecorded", divergences: [] };
     const cmp = compareObservations(observationOf(golden, c.method), observationOf(goldenOf(c.caseId, a), c.method), {
       left: GOLDEN_SIDE, right: a.side, ...(rpc ? { method: rpc } : {}), volatile: c.volatile, unordered: c.unordered, patch: false,
@@ -23,6 +23,6 @@ export function driftOf(c: CaseResult, protocol: Pick<Protocol, "service">, root
 }
 
 /** The session's drift step for goldens recorded under root/chain. */
-export function goldenDrift(protocol: Pick<Protocol, "service">, root: string, chain: string): (r: CaseResult) => Drift[] {
-  return (r) => driftOf(r, protocol, root, chain);
+export function goldenDrift(protocol: Pick<Protocol, "service">, root: string, chain: string, emulated: ReadonlySet<string> = new Set()): (r: CaseResult) => Drift[] {
+  return (r) => driftOf(r, protocol, root, chain, emulated);
 }

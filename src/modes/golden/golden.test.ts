@@ -70,3 +70,12 @@ describe("goldens", () => {
     expect(replay.exitCode).toBe(1);
   }, 60_000);
 });
+
+describe("golden folders", () => {
+  test("a real build and the emulated profile of the same version never share a folder", () => {
+    const real = goldenPath("golden", "fixture", "zaino 0.10.1 (real)", "GetLatestBlock/tip");
+    const emulated = goldenPath("golden", "fixture", "zaino-0.10.1", "GetLatestBlock/tip", true);
+    expect(real).toBe(join("golden", "fixture", "zaino-0.10.1", "GetLatestBlock", "tip.json"));
+    expect(emulated).toBe(join("golden", "fixture", "emulated", "zaino-0.10.1", "GetLatestBlock", "tip.json"));
+  });
+});

@@ -5,7 +5,8 @@ import { removeStaleTempsUnder } from "../../core/io/atomic-write.js";
 import type { Reporter } from "../../core/results/events.js";
 import { goldenOf, goldenPath, writeGolden } from "./store.js";
 
-export function goldenRecorder(root: string, chain: string): Reporter & { written: () => number } {
+/** `emulated`: names of the builds that are emulated profiles (recorded under emulated/). */
+export function goldenRecorder(root: string, chain: string, emulated: ReadonlySet<string> = new Set()): Reporter & { written: () => number } {
   // A record killed in mid-write left its temporary files among the goldens.
   removeStaleTempsUnder(root);
   let count = 0;
@@ -14,7 +15,7 @@ export function goldenRecorder(root: string, chain: string): Reporter & { writte
       if (e.type !== "case-result" || e.result.skipped) return;
       for (const a of e.result.answers) {
         if (a.fault) continue;
-        writeGolden(goldenPath(root, chain, a.side, e.result.caseId), goldenOf(e.result.caseId, a));
+        writeGolden(goldenPath(root, chain, a.side, e.result.caseId, emulated.has(a.side)), goldenOf(e.result.caseId, a));
         count++;
       }
     },

@@ -27,14 +27,19 @@ function safe(part: string): string {
   return part.replace(/[^A-Za-z0-9._-]/g, "_");
 }
 
-/** A build's folder: its name, a real build's label "lightwalletd v0.5.4 (real)" as "lightwalletd-v0.5.4". */
-export function buildFolder(build: string): string {
-  return safe(build.replace(/ \(real\)$/, "").replace(/ /g, "-"));
+/**
+ * A build's folder: its name, a real build's label "lightwalletd v0.5.4 (real)" as
+ * "lightwalletd-v0.5.4". Emulated profiles live apart, under "emulated/", so that
+ * "zaino 0.10.1 (real)" and the profile "zaino-0.10.1" never share goldens.
+ */
+export function buildFolder(build: string, emulated = false): string {
+  const name = safe(build.replace(/ \(real\)$/, "").replace(/ /g, "-"));
+  return emulated ? join("emulated", name) : name;
 }
 
 /** golden/<chain>/<build>/<Method>/<case>.json; case ids are "<Method>/<name>". */
-export function goldenPath(root: string, chain: string, build: string, caseId: string): string {
-  return join(root, safe(chain), buildFolder(build), ...caseId.split("/").map(safe)) + ".json";
+export function goldenPath(root: string, chain: string, build: string, caseId: string, emulated = false): string {
+  return join(root, safe(chain), buildFolder(build, emulated), ...caseId.split("/").map(safe)) + ".json";
 }
 
 export function goldenOf(caseId: string, a: Answer): Golden {

@@ -10,7 +10,12 @@ export const UPGRADES = [
 ] as const;
 export type Upgrade = (typeof UPGRADES)[number];
 
-/** Consensus branch ids (ZIP 200; NU6.2 and NU6.3 as Zebra's getblockchaininfo reports them). */
+/**
+ * Consensus branch ids (ZIP 200), each set by its upgrade's deployment ZIP (NU5: ZIP 252,
+ * NU6: ZIP 253, NU6.1: ZIP 255); NU6.2 and NU6.3 as Zebra's getblockchaininfo reports
+ * them. network.test.ts checks every one against Zebra's real getblockchaininfo answers
+ * in the chain data.
+ */
 export const BRANCH_IDS: Readonly<Record<Upgrade, number>> = {
   overwinter: 0x5ba81b19,
   sapling: 0x76b809bb,

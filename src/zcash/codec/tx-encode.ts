@@ -2,7 +2,10 @@
 // length-checked so that a synthesized transaction cannot silently shift the layout.
 import { bytesEqual } from "./bytes.js";
 import { ByteWriter } from "./writer.js";
-import { SIZES, VERSION_GROUP_IDS, joinSplitProofSize, type SaplingBundle, type Transaction } from "./tx-model.js";
+import {
+  SIZES, VERSION_GROUP_IDS, joinSplitProofSize,
+  type JoinSplit, type SaplingBundle, type SaplingOutput, type SaplingSpend, type Transaction,
+} from "./tx-model.js";
 
 export function encodeTransaction(tx: Transaction): Uint8Array {
   const w = new ByteWriter(estimateSize(tx));
@@ -39,31 +42,16 @@ export function writeTransaction(w: ByteWriter, tx: Transaction): void {
   if (version === 4) {
     w.i64(sapling?.valueBalance ?? 0n);
     w.compactSize(sapling?.spends.length ?? 0);
-    for (const s of sapling?.spends ?? []) {
-      w.fixed(s.cv, 32, "spend cv").fixed(s.anchor, 32, "spend anchor").fixed(s.nullifier, 32, "spend nullifier").fixed(s.rk, 32, "spend rk")
-        .fixed(s.zkproof, SIZES.groth16Proof, "spend zkproof").fixed(s.spendAuthSig, 64, "spendAuthSig");
-    }
+    for (const s of sapling?.spends ?? []) writeSaplingSpendV4(w, s).fixed(s.spendAuthSig, 64, "spendAuthSig");
     w.compactSize(sapling?.outputs.length ?? 0);
-    for (const o of sapling?.outputs ?? []) {
-      writeOutputBody(w, o);
-      w.fixed(o.zkproof, SIZES.groth16Proof, "output zkproof");
-    }
+    for (const o of sapling?.outputs ?? []) writeSaplingOutputV4(w, o);
   }
 
   if (version >= 2) {
     const sprout = tx.sprout;
-    const proofSize = joinSplitProofSize(version);
     w.compactSize(sprout?.joinSplits.length ?? 0);
     if (sprout && sprout.joinSplits.length > 0) {
-      for (const js of sprout.joinSplits) {
-        w.u64(js.vpubOld).u64(js.vpubNew).fixed(js.anchor, 32, "joinsplit anchor");
-        for (const x of js.nullifiers) w.fixed(x, 32, "joinsplit nullifier");
-        for (const x of js.commitments) w.fixed(x, 32, "joinsplit commitment");
-        w.fixed(js.ephemeralKey, 32, "joinsplit ephemeralKey").fixed(js.randomSeed, 32, "joinsplit randomSeed");
-        for (const x of js.macs) w.fixed(x, 32, "joinsplit mac");
-        w.fixed(js.proof, proofSize, `v${version} joinsplit proof`);
-        for (const x of js.ciphertexts) w.fixed(x, SIZES.sproutCiphertext, "joinsplit ciphertext");
-      }
+      for (const js of sprout.joinSplits) writeJoinSplit(w, js, version);
       w.fixed(sprout.joinSplitPubKey, 32, "joinSplitPubKey").fixed(sprout.joinSplitSig, 64, "joinSplitSig");
     }
   }
@@ -80,7 +68,31 @@ function writeTransparent(w: ByteWriter, tx: Transaction): void {
   for (const o of tx.vout) w.i64(o.value).varBytes(o.scriptPubKey);
 }
 
-function writeOutputBody(w: ByteWriter, o: SaplingBundle["outputs"][number]): void {
+/** One JoinSplit description as v2–v4 serialize it (also what ZIP 143/243 sighashes cover). */
+export function writeJoinSplit(w: ByteWriter, js: JoinSplit, version: number): ByteWriter {
+  w.u64(js.vpubOld).u64(js.vpubNew).fixed(js.anchor, 32, "joinsplit anchor");
+  for (const x of js.nullifiers) w.fixed(x, 32, "joinsplit nullifier");
+  for (const x of js.commitments) w.fixed(x, 32, "joinsplit commitment");
+  w.fixed(js.ephemeralKey, 32, "joinsplit ephemeralKey").fixed(js.randomSeed, 32, "joinsplit randomSeed");
+  for (const x of js.macs) w.fixed(x, 32, "joinsplit mac");
+  w.fixed(js.proof, joinSplitProofSize(version), `v${version} joinsplit proof`);
+  for (const x of js.ciphertexts) w.fixed(x, SIZES.sproutCiphertext, "joinsplit ciphertext");
+  return w;
+}
+
+/** A v4 Sapling spend without its spendAuthSig (the part ZIP 243's hashShieldedSpends covers). */
+export function writeSaplingSpendV4(w: ByteWriter, s: SaplingSpend): ByteWriter {
+  return w.fixed(s.cv, 32, "spend cv").fixed(s.anchor, 32, "spend anchor").fixed(s.nullifier, 32, "spend nullifier").fixed(s.rk, 32, "spend rk")
+    .fixed(s.zkproof, SIZES.groth16Proof, "spend zkproof");
+}
+
+/** A v4 Sapling output description, proof included. */
+export function writeSaplingOutputV4(w: ByteWriter, o: SaplingOutput): ByteWriter {
+  writeOutputBody(w, o);
+  return w.fixed(o.zkproof, SIZES.groth16Proof, "output zkproof");
+}
+
+function writeOutputBody(w: ByteWriter, o: SaplingOutput): void {
   w.fixed(o.cv, 32, "output cv").fixed(o.cmu, 32, "output cmu").fixed(o.ephemeralKey, 32, "output ephemeralKey")
     .fixed(o.encCiphertext, SIZES.saplingEncCiphertext, "output encCiphertext").fixed(o.outCiphertext, SIZES.outCiphertext, "output outCiphertext");
 }

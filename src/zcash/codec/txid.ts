@@ -4,7 +4,7 @@ import { blake2b } from "@noble/hashes/blake2.js";
 import { sha256d, personalization } from "./hash.js";
 import { ByteWriter } from "./writer.js";
 import { encodeTransaction } from "./tx-encode.js";
-import { COMPACT_CIPHERTEXT_SIZE, type Transaction } from "./tx-model.js";
+import { COMPACT_CIPHERTEXT_SIZE, type Transaction, type TxIn, type TxOut } from "./tx-model.js";
 
 const P = {
   headers: personalization("ZTxIdHeadersHash"),
@@ -78,7 +78,8 @@ function emptyDigest(personal: Uint8Array): Uint8Array {
 
 const digest = (p: Uint8Array) => new Digest(p);
 
-function branchPersonalization(prefix: string, branchId: number): Uint8Array {
+/** A 16-byte personalization: a 12-byte ASCII prefix and the little-endian consensus branch id. */
+export function branchPersonalization(prefix: string, branchId: number): Uint8Array {
   const p = new Uint8Array(16);
   p.set(new TextEncoder().encode(prefix), 0);
   new DataView(p.buffer).setUint32(12, branchId >>> 0, true);
@@ -98,13 +99,22 @@ function v5BranchId(tx: Transaction): number {
 
 /** ZIP 244 txid_digest (T) of a v5 transaction. */
 export function zip244Txid(tx: Transaction): Uint8Array {
+  const { branchId, header, sapling, orchard } = zip244SharedDigests(tx);
+  return zip244Root(branchId, header, transparentDigest(tx), sapling, orchard);
+}
+
+/**
+ * The digests ZIP 244's signature digest (S.1, S.3, S.4) takes unchanged from the txid
+ * tree, with the branch id that personalizes both roots.
+ */
+export function zip244SharedDigests(tx: Transaction): { branchId: number; header: Uint8Array; sapling: Uint8Array; orchard: Uint8Array } {
   const branchId = v5BranchId(tx);
-  return digest(branchPersonalization("ZcashTxHash_", branchId))
-    .bytes(headerDigest(tx, branchId))
-    .bytes(transparentDigest(tx))
-    .bytes(saplingDigest(tx))
-    .bytes(orchardDigest(tx))
-    .finish();
+  return { branchId, header: headerDigest(tx, branchId), sapling: saplingDigest(tx), orchard: orchardDigest(tx) };
+}
+
+/** The root of a ZIP 244 digest tree: the txid (T) or a signature digest (S). */
+export function zip244Root(branchId: number, header: Uint8Array, transparent: Uint8Array, sapling: Uint8Array, orchard: Uint8Array): Uint8Array {
+  return digest(branchPersonalization("ZcashTxHash_", branchId)).bytes(header).bytes(transparent).bytes(sapling).bytes(orchard).finish();
 }
 
 function headerDigest(tx: Transaction, branchId: number): Uint8Array {
@@ -112,17 +122,38 @@ function headerDigest(tx: Transaction, branchId: number): Uint8Array {
     .u32(tx.lockTime).u32(tx.expiryHeight ?? 0).finish();
 }
 
-function transparentDigest(tx: Transaction): Uint8Array {
-  if (tx.vin.length + tx.vout.length === 0) return digest(P.transparent).finish();
-  const prevouts = digest(P.prevouts);
-  const sequence = digest(P.sequence);
-  for (const i of tx.vin) {
-    prevouts.bytes(i.prevoutTxid).u32(i.prevoutIndex);
-    sequence.u32(i.sequence);
-  }
-  const outputs = digest(P.outputs);
-  for (const o of tx.vout) outputs.i64(o.value).varBytes(o.scriptPubKey);
-  return digest(P.transparent).bytes(prevouts.finish()).bytes(sequence.finish()).bytes(outputs.finish()).finish();
+/** T.2 transparent_digest; also S.2 when the transaction has no transparent input to sign. */
+export function transparentDigest(tx: Transaction): Uint8Array {
+  if (tx.vin.length + tx.vout.length === 0) return transparentNode([]);
+  return transparentNode([prevoutsDigest(tx.vin), sequenceDigest(tx.vin), outputsDigest(tx.vout)]);
+}
+
+/** BLAKE2b-256 personalized "ZTxIdTranspaHash" over `parts` (T.2, and S.2 for signatures). */
+export function transparentNode(parts: readonly Uint8Array[]): Uint8Array {
+  const d = digest(P.transparent);
+  for (const p of parts) d.bytes(p);
+  return d.finish();
+}
+
+/** T.2a prevouts_digest; with no inputs, the empty digest a signature over one input alone uses. */
+export function prevoutsDigest(vin: readonly TxIn[]): Uint8Array {
+  const d = digest(P.prevouts);
+  for (const i of vin) d.bytes(i.prevoutTxid).u32(i.prevoutIndex);
+  return d.finish();
+}
+
+/** T.2b sequence_digest (empty for no inputs, as above). */
+export function sequenceDigest(vin: readonly TxIn[]): Uint8Array {
+  const d = digest(P.sequence);
+  for (const i of vin) d.u32(i.sequence);
+  return d.finish();
+}
+
+/** T.2c outputs_digest over `vout` (empty, one output or all, as the signature's hash type asks). */
+export function outputsDigest(vout: readonly TxOut[]): Uint8Array {
+  const d = digest(P.outputs);
+  for (const o of vout) d.i64(o.value).varBytes(o.scriptPubKey);
+  return d.finish();
 }
 
 function saplingDigest(tx: Transaction): Uint8Array {

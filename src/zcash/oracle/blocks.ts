@@ -21,7 +21,7 @@ import {
 } from "../gen/walletrpc/compact_formats_pb.js";
 import { BlockIDSchema, PoolType, type BlockID, type BlockRange } from "../gen/walletrpc/service_pb.js";
 import {
-  ALL_POOL_TYPES, DEFAULT_POOL_TYPES, compactBlock, decodeBlock, displayHex, nullifiersOnly, resolvePoolTypes, reverseBytes, type DecodedBlock, type TreeSizes,
+  ALL_POOL_TYPES, compactBlock, decodeBlock, displayHex, nullifiersOnly, resolvePoolTypes, reverseBytes, type DecodedBlock, type TreeSizes,
 } from "../codec/index.js";
 import { protocolIn } from "../../core/corpus/protocol-version.js";
 import { inOrder, type Derivation } from "./context.js";
@@ -109,13 +109,15 @@ function nullifierBlock(b: FetchedBlock, pools: Iterable<PoolType>): CompactBloc
 }
 
 /**
- * GetBlock carries every pool, transparent included, since protocol v0.4.1; before that
- * it carried the shielded pools (the range default), so a build speaking v0.4.0 is judged
- * by that rule.
+ * GetBlock carries every pool, transparent included, whatever protocol version a build
+ * speaks: v0.4.1's service.proto states it above `rpc GetBlock`, and its CHANGELOG calls
+ * that "Document GetBlock transparent data behavior" (documented, not changed). v0.4.0's
+ * protos say nothing about GetBlock's pools; their "Sapling and Orchard by default" is
+ * BlockRange.poolTypes' rule (zcash/lightwallet-protocol tags v0.4.0 and v0.4.1).
  */
 export async function getBlock(d: Derivation, id: BlockID): Promise<void> {
   const b = await fetchBlock(d, blockRef("GetBlock", id));
-  d.emit(CompactBlockSchema, fullBlock(b, protocolBefore(d.protocol, "0.4.1") ? DEFAULT_POOL_TYPES : ALL_POOL_TYPES));
+  d.emit(CompactBlockSchema, fullBlock(b, ALL_POOL_TYPES));
 }
 
 export function protocolBefore(protocol: string | undefined, version: string): boolean {

@@ -22,7 +22,7 @@ export interface RealServers {
 }
 
 export interface RealOptions {
-  /** Which servers to start; default every installed lightwalletd and zainod pin's first version. */
+  /** Which servers to start; default every installed version of each lightwalletd and zainod pin. */
   only?: ("lightwalletd" | "zainod")[];
   ping?: boolean;
   pinsFile?: string;
@@ -49,9 +49,7 @@ export async function startRealServers(net: FixtureNetwork, o: RealOptions = {})
   const node = oracleRpc(net);
   const tip = net.model.blocks[net.model.blocks.length - 1]!.height;
   try {
-    for (const name of wanted) {
-      const pin = pinsOf(pins, name)[0];
-      if (!pin) continue;
+    for (const pin of wanted.flatMap((name) => pinsOf(pins, name))) {
       if (!isInstalled(pin)) {
         notes.push(`${realBuildName(pin)} not started: ${binaryPath(pin)} is not installed (npm run real:install -- --only ${pin.name})`);
         continue;

@@ -6,7 +6,7 @@ function help(...args: string[]): string {
   return execFileSync(process.execPath, ["bin/zconform.js", ...args, "--help"], { encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" } });
 }
 
-describe("--help of the performance commands", () => {
+describe("--help of the commands declared outside main.ts, and --shard on run and demo", () => {
   test.each([
     ["sweep", ["--from <height>", "--to <height>", "--pool-types <list>", "--oracle", "--chunk <blocks>", "--window <blocks>", "--shard <k/n>", "--long-chain <tip>", "--json <file>"]],
     ["merge", ["<reports...>", "--json <file>", "--ledger <file>", "--allow-stale"]],
