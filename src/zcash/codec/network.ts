@@ -77,8 +77,10 @@ export const testnet: NetworkParams = Object.freeze({
  * Regtest defaults follow Zebra's convention of activating upgrades at height 1 (height 0
  * is the genesis block): Overwinter through NU6.1 are active from height 1. NU6.2 and
  * NU6.3 are left unscheduled so that a default regtest chain stays within v5
- * transactions (NU6.3 brings v6, which this decoder rejects). Use `regtestWith` for other
- * heights, as a node started with custom activation heights would need.
+ * transactions (NU6.3 brings v6, which this decoder rejects). zebrad 7.0.0 left to its own
+ * defaults activates only Overwinter through Canopy at height 1; NU5 to NU6.1 at height 1
+ * need `NU5 = 1`, `NU6 = 1`, `"NU6.1" = 1` under [network.testnet_parameters.activation_heights].
+ * Use `regtestWith` for other heights, as a node started with custom activation heights would need.
  */
 export const regtest: NetworkParams = regtestWith({
   overwinter: 1, sapling: 1, blossom: 1, heartwood: 1, canopy: 1, nu5: 1, nu6: 1, nu6_1: 1,
