@@ -19,6 +19,7 @@ import { fixtureDeadlineMs } from "../zcash/fixture/deadline.js";
 import { RealServerError } from "../zcash/real/process.js";
 import { defaultRecipe, type RegtestRecipe } from "../zcash/real/regtest-chain.js";
 import { startRegtestNetwork, type RegtestNetwork } from "../zcash/real/regtest-network.js";
+import { transactSplit, walletKeys, type TransactReport } from "../zcash/real/regtest-transact.js";
 import { guarded, InputError, loadCorpusAndLedger, type RunInputs } from "./inputs.js";
 import type { Output } from "./output.js";
 import { runInputs, type RunLikeOptions } from "./run.js";
@@ -29,6 +30,8 @@ export interface RegtestOptions extends RunLikeOptions {
   blocks?: number;
   minerAddress?: string;
   shielded?: boolean;
+  /** The wallet's transactions in the chain and the mempool (default on). */
+  transact?: boolean;
   keepLogs?: boolean;
 }
 
@@ -61,8 +64,14 @@ export function regtestDocument(net: RegtestNetwork, recipe: RegtestRecipe, bloc
       stretches: t.stretches.map((s) => ({ pool: s.pool, first: s.first, last: s.last, ms: Math.round(s.ms), ...(s.address ? { address: s.address } : {}) })),
       ingestMs: Object.fromEntries(Object.entries(t.ingestMs).map(([k, v]) => [k, Math.round(v)])),
     },
+    ...(net.transact ? { transactions: transactionsDocument(net.transact) } : {}),
     notes: net.notes,
   };
+}
+
+/** What the wallet sent: the mined transactions with their heights, then those left in the mempool. */
+function transactionsDocument(t: TransactReport) {
+  return { miner: t.miner, other: t.other, mined: t.mined, mempool: t.mempool };
 }
 
 export interface PreparedRegtestRun {
@@ -79,15 +88,23 @@ export async function prepareRegtestRun(o: RegtestOptions, out: Output): Promise
   mkdirSync(o.dir, { recursive: true });
   const blocksFile = join(o.dir, "blocks.txt");
   let recipe: RegtestRecipe;
+  const transact = o.transact ?? true;
   try {
-    recipe = defaultRecipe({ blocks: o.blocks, minerAddress: o.minerAddress, shielded: o.shielded });
+    recipe = defaultRecipe({ blocks: o.blocks, minerAddress: o.minerAddress ?? walletKeys().miner.address, shielded: o.shielded });
   } catch (e) {
     throw new InputError(`--blocks: ${(e as Error).message}`);
+  }
+  if (transact) {
+    try {
+      transactSplit(recipe);
+    } catch (e) {
+      throw new InputError(`${o.minerAddress === undefined ? "--blocks" : "--miner-address"}: ${(e as Error).message} (--no-transact)`);
+    }
   }
   out.stderr(`Starting zebrad on regtest and mining ${recipe.stretches.reduce((n, s) => n + s.blocks, 0)} blocks…`);
   let net: RegtestNetwork;
   try {
-    net = await startRegtestNetwork({ recipe, blocksFile, keep: o.keepLogs, ...(o.profiles ? { profiles: o.profiles } : {}) });
+    net = await startRegtestNetwork({ recipe, blocksFile, keep: o.keepLogs, transact, ...(o.profiles ? { profiles: o.profiles } : {}) });
   } catch (e) {
     if (e instanceof RealServerError) throw new InputError(e.message);
     throw e;
@@ -97,6 +114,9 @@ export async function prepareRegtestRun(o: RegtestOptions, out: Output): Promise
     out.stderr(`zebrad ${net.zebrad.pin.version} answered in ${(t.zebradStartMs / 1000).toFixed(1)} s; ` +
       t.stretches.map((s) => `${s.last - s.first + 1} ${s.pool} blocks in ${(s.ms / 1000).toFixed(1)} s`).join(", ") +
       `; ${net.tip + 1} blocks exported to ${blocksFile} in ${(t.exportMs / 1000).toFixed(1)} s`);
+    if (net.transact) {
+      out.stderr(`the wallet's transactions: ${net.transact.mined.map((t) => `${t.txid} at ${t.height}`).join(", ")}; in the mempool: ${net.transact.mempool.map((t) => t.txid).join(", ")}`);
+    }
     for (const note of net.notes) out.stderr(note);
     for (const [name, ms] of Object.entries(t.ingestMs)) out.stderr(`${name} ingested the chain to its tip in ${(ms / 1000).toFixed(1)} s`);
     const chain = regtestChainProfile(profile, chainAnchors(net.fixture.model));
