@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { decodeTransaction, hexToBytes, isCoinbase } from "../src/zcash/codec/index.js";
 import { binaryPath, isInstalled, loadPins, pinsOf } from "../src/zcash/real/pins.js";
 import { defaultRecipe } from "../src/zcash/real/regtest-chain.js";
-import { MIN_FIRST_STRETCH, mineWithTransactions, walletKeys, type TransactReport } from "../src/zcash/real/regtest-transact.js";
+import { MIN_FIRST_STRETCH, mineWithTransactions, p2shAddress, walletKeys, type TransactReport } from "../src/zcash/real/regtest-transact.js";
 import { startZebrad, type RunningZebrad } from "../src/zcash/real/zebrad.js";
 import type { MinedStretch } from "../src/zcash/real/regtest-chain.js";
 
@@ -84,6 +84,12 @@ describe(`the wallet's transactions on real zebrad ${pin.version}`, () => {
     const otherUtxos = await utxos(other.address);
     const spentByBack = report.mined.find((t) => t.from === other.address)!;
     expect(otherUtxos.map((u) => u.txid).sort()).toEqual([report.mined[1]!.txid, spentByBack.txid].sort());
+  });
+
+  realTest("the P2SH address holds the one output paid to it", async () => {
+    const [utxo, ...more] = await utxos(p2shAddress());
+    expect(more).toEqual([]);
+    expect(utxo!.txid).toBe(report.mined[1]!.txid);
   });
 
   realTest("the miner's spent coinbases are gone from its UTXOs, and its change and the payment back are there", async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "@jest/globals";
 import { defaultRecipe, ZEBRA_REGTEST_ADDRESSES } from "./regtest-chain.js";
-import { FIRST_ROUND_TIP, MIN_FIRST_STRETCH, transactSplit, walletKeys } from "./regtest-transact.js";
-import { isCoinbaseMature } from "../wallet/index.js";
+import { FIRST_ROUND_TIP, MIN_FIRST_STRETCH, p2shAddress, transactSplit, walletKeys } from "./regtest-transact.js";
+import { addressNetwork, decodeTransparentAddress } from "../codec/index.js";
+import { hash160, isCoinbaseMature } from "../wallet/index.js";
 
 const miner = walletKeys().miner.address;
 
@@ -26,6 +27,13 @@ describe("transactSplit", () => {
 
   test("coinbases paid to an address whose key the wallet does not hold are refused", () => {
     expect(() => transactSplit(defaultRecipe({ minerAddress: ZEBRA_REGTEST_ADDRESSES.transparent }))).toThrow(miner);
+  });
+
+  test("the P2SH address hashes the other key's P2PKH script, encoded for regtest", () => {
+    const decoded = decodeTransparentAddress(p2shAddress(), walletKeys().other.network);
+    expect(decoded.kind).toBe("p2sh");
+    expect(decoded.hash).toEqual(hash160(walletKeys().other.scriptPubKey));
+    expect(addressNetwork(p2shAddress())).toBe("testnet");
   });
 
   test("the two keys are distinct regtest P2PKH addresses", () => {

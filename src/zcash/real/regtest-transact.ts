@@ -2,19 +2,25 @@
 // zconform's wallet, so that the address index, UTXOs, the mempool and a successful
 // broadcast have real data to answer about. The recipe's transparent coinbases pay the
 // wallet's "miner" key; once the first ones mature the wallet spends them to a second key
-// ("other") and back, with change and with several inputs, and each round is mined into
-// its own block inside the first transparent stretch (before any shielded coinbase).
-// After the last block of the recipe two more spends are sent and left unmined, so the
-// mempool holds real transactions while the run asks about it.
+// ("other") and to a P2SH address, and back, with change and with several inputs; each
+// round is mined into a block of its own inside the first transparent stretch (before
+// any shielded coinbase). After the last block of the recipe two more spends are sent and
+// left unmined, so the mempool holds real transactions while the run asks about it.
 
-import { bytesToHex } from "../codec/index.js";
-import { buildTransparentSpend, COINBASE_MATURITY, matureUtxos, walletKey, type AddressUtxo, type Payment, type WalletKey } from "../wallet/index.js";
+import { bytesToHex, encodeTransparentAddress } from "../codec/index.js";
+import { buildTransparentSpend, COINBASE_MATURITY, hash160, matureUtxos, walletKey, type AddressUtxo, type Payment, type WalletKey } from "../wallet/index.js";
 import { RealServerError } from "./process.js";
 import { mineRecipe, type MinedStretch, type RegtestRecipe } from "./regtest-chain.js";
 import type { RunningZebrad } from "./zebrad.js";
 
 /** The two keys that trade on the chain; the recipe's miner address must be the first's. */
 export const walletKeys = () => ({ miner: walletKey("miner", "regtest"), other: walletKey("other", "regtest") });
+
+/** A P2SH address the chain pays once, so that script-hash addresses have history too: its redeem script is the other key's P2PKH script. */
+export const p2shAddress = (): string => {
+  const { other } = walletKeys();
+  return encodeTransparentAddress({ kind: "p2sh", hash: hash160(other.scriptPubKey) }, other.network);
+};
 
 /**
  * The first round is sent at this tip: the coinbases of heights 1 to 5 are mature then
@@ -75,8 +81,8 @@ export async function mineWithTransactions(z: RunningZebrad, recipe: RegtestReci
   if (!cb5) throw new RealServerError(`zebrad's getaddressutxos names ${coinbases.length} mature outputs of ${miner.address} at height ${FIRST_ROUND_TIP}, not the 5 its coinbases paid`);
   const toOther = await wallet.send("miner pays other from one coinbase, change to itself", miner, [cb1], [{ address: other.address, value: cb1.value / 4n }]);
   const threeIn = cb2.value + cb3.value + cb4.value;
-  const split3 = await wallet.send("miner pays other twice from three coinbases, change to itself", miner, [cb2, cb3, cb4],
-    [{ address: other.address, value: threeIn / 5n }, { address: other.address, value: threeIn / 10n }]);
+  const split3 = await wallet.send("miner pays other twice and a P2SH address once from three coinbases, change to itself", miner, [cb2, cb3, cb4],
+    [{ address: other.address, value: threeIn / 5n }, { address: other.address, value: threeIn / 10n }, { address: p2shAddress(), value: threeIn / 20n }]);
   mined.push(...await wallet.mineBlock(stretches, [toOther, split3]));
 
   const received = await wallet.utxos(other);
