@@ -1,19 +1,29 @@
 // Real zebrad (the zebrad pin of real-servers.yaml) mines a regtest chain whose coinbases
 // pay the wallet's miner key, takes the wallet's spends into blocks and into its mempool,
-// and says through its own JSON-RPC that they landed where zconform says. Without the
+// and says through its own JSON-RPC that they landed where zconform says; then a fresh
+// spend goes through SendTransaction of zebrad's own server, real lightwalletd and real
+// zainod (those installed), and each must be accepted into zebrad's mempool. Without the
 // binary the suite is skipped, under CI=true too: a cargo build of zebrad takes over an
 // hour on two cores, longer than CI can wait, so CI runs it only where the machine already
 // has it (npm run real:install -- --only zebrad).
 
+import { create, fromBinary } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { grpcTarget } from "../src/core/targets/grpc.js";
 import { decodeTransaction, hexToBytes, isCoinbase } from "../src/zcash/codec/index.js";
+import { CompactTxStreamer, RawTransactionSchema, SendResponseSchema } from "../src/zcash/gen/walletrpc/service_pb.js";
+import { startLightwalletd, type RunningRealServer } from "../src/zcash/real/lightwalletd.js";
 import { binaryPath, isInstalled, loadPins, pinsOf } from "../src/zcash/real/pins.js";
+import { realBuildName } from "../src/zcash/real/servers.js";
+import { startZainod } from "../src/zcash/real/zainod.js";
+import { buildTransparentSpend, matureUtxos } from "../src/zcash/wallet/index.js";
 import { defaultRecipe } from "../src/zcash/real/regtest-chain.js";
 import { MIN_FIRST_STRETCH, mineWithTransactions, p2shAddress, walletKeys, type TransactReport } from "../src/zcash/real/regtest-transact.js";
 import { startZebrad, type RunningZebrad } from "../src/zcash/real/zebrad.js";
 import type { MinedStretch } from "../src/zcash/real/regtest-chain.js";
 
-const pin = pinsOf(loadPins(), "zebrad")[0]!;
+const pins = loadPins();
+const pin = pinsOf(pins, "zebrad")[0]!;
 const installed = isInstalled(pin);
 if (!installed) {
   console.warn(`skipped: real zebrad ${pin.version} is not installed at ${binaryPath(pin)} (npm run real:install -- --only zebrad; `
@@ -35,13 +45,21 @@ describe(`the wallet's transactions on real zebrad ${pin.version}`, () => {
   let z: RunningZebrad;
   let report: TransactReport;
   let stretches: MinedStretch[];
+  const indexers: RunningRealServer[] = [];
 
   beforeAll(async () => {
     if (!installed) return;
     z = await startZebrad(pin, { minerAddress: recipe.minerAddress, activationHeights: recipe.activationHeights });
     ({ stretches, transact: report } = await mineWithTransactions(z, recipe));
+    const tip = await z.rpc<number>("getblockcount");
+    for (const name of ["lightwalletd", "zainod"] as const) {
+      const p = pinsOf(pins, name)[0];
+      if (p && isInstalled(p)) indexers.push(name === "lightwalletd" ? await startLightwalletd(p, z.nodeRpc(), { tip }) : await startZainod(p, z.nodeRpc(), { tip }));
+      else console.warn(`SendTransaction through ${name} not checked: it is not installed (npm run real:install -- --only ${name})`);
+    }
   }, 600_000);
   afterAll(async () => {
+    await Promise.all(indexers.map((s) => s.close()));
     await z?.close();
   });
 
@@ -99,5 +117,35 @@ describe(`the wallet's transactions on real zebrad ${pin.version}`, () => {
     expect(minerUtxos.filter((u) => spentTxids.includes(u.txid))).toEqual([]);
     for (const t of report.mined) expect(minerUtxos.some((u) => u.txid === t.txid)).toBe(true);
     expect(minerUtxos.filter((u) => u.height === 5)).toHaveLength(1);
+  });
+
+  // Last: it adds to zebrad's mempool. Each server gets a spend of its own (one mempool
+  // behind them all would reject the same bytes a second time).
+  realTest("a fresh valid spend sent with SendTransaction through zebrad's own server, lightwalletd and zainod is accepted and reaches zebrad's mempool", async () => {
+    const servers = [{ name: realBuildName(pin), grpcUrl: z.grpcUrl }, ...indexers.map((s) => ({ name: realBuildName(s.pin), grpcUrl: s.grpcUrl }))];
+    const info = await z.rpc<{ blocks: number; consensus: { nextblock: string } }>("getblockchaininfo");
+    // Coinbases 1 to 4 are spent in blocks, 6 by the mempool (the first above 5, which stays unspent).
+    const coins = matureUtxos(await utxos(miner.address), info.blocks).filter((u) => u.height > 6).sort((x, y) => x.height - y.height);
+    for (const [i, server] of servers.entries()) {
+      const coin = coins[i]!;
+      const spend = buildTransparentSpend({ utxos: [coin], key: miner, outputs: [{ address: other.address, value: coin.value / 2n }], branchId: Number.parseInt(info.consensus.nextblock, 16), expiryHeight: info.blocks + 40 });
+      const target = grpcTarget({ url: server.grpcUrl });
+      try {
+        const obs = await target.call(CompactTxStreamer.method.sendTransaction, create(RawTransactionSchema, { data: spend.raw }), { deadlineMs: 30_000 });
+        expect([server.name, obs.code, obs.message]).toEqual([server.name, 0, ""]);
+        const answer = fromBinary(SendResponseSchema, obs.messages[0]!);
+        // Every server names the txid (lightwalletd v0.5.4 as the node's JSON string, quotes included).
+        expect([server.name, answer.errorCode, answer.errorMessage.includes(spend.txid)]).toEqual([server.name, 0, true]);
+        // The same bytes again: every server passes on the node's refusal, in a SendResponse or as a gRPC error.
+        const again = await target.call(CompactTxStreamer.method.sendTransaction, create(RawTransactionSchema, { data: spend.raw }), { deadlineMs: 30_000 });
+        const refusal = again.code === 0 ? fromBinary(SendResponseSchema, again.messages[0]!).errorMessage : again.message;
+        expect([server.name, refusal]).toEqual([server.name, expect.stringContaining("transaction already exists in mempool")]);
+      } finally {
+        await target.close();
+      }
+      const deadline = performance.now() + 30_000;
+      while (!(await z.rpc<string[]>("getrawmempool")).includes(spend.txid) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect([server.name, (await z.rpc<string[]>("getrawmempool")).includes(spend.txid)]).toEqual([server.name, true]);
+    }
   });
 });
