@@ -9,14 +9,18 @@
 
 import { create, fromBinary } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { regtestDocument } from "../src/cli/regtest.js";
+import type { RunConfig } from "../src/core/targets/config.js";
 import { grpcTarget } from "../src/core/targets/grpc.js";
 import { decodeTransaction, hexToBytes, isCoinbase } from "../src/zcash/codec/index.js";
 import { CompactTxStreamer, RawTransactionSchema, SendResponseSchema } from "../src/zcash/gen/walletrpc/service_pb.js";
 import { startLightwalletd, type RunningRealServer } from "../src/zcash/real/lightwalletd.js";
 import { binaryPath, isInstalled, loadPins, pinsOf } from "../src/zcash/real/pins.js";
 import { realBuildName } from "../src/zcash/real/servers.js";
+import type { RegtestNetwork } from "../src/zcash/real/regtest-network.js";
 import { startZainod } from "../src/zcash/real/zainod.js";
 import { buildTransparentSpend, matureUtxos } from "../src/zcash/wallet/index.js";
+import { schemaErrors } from "./schemas.test-helper.js";
 import { defaultRecipe } from "../src/zcash/real/regtest-chain.js";
 import { MIN_FIRST_STRETCH, mineWithTransactions, p2shAddress, walletKeys, type TransactReport } from "../src/zcash/real/regtest-transact.js";
 import { startZebrad, type RunningZebrad } from "../src/zcash/real/zebrad.js";
@@ -117,6 +121,13 @@ describe(`the wallet's transactions on real zebrad ${pin.version}`, () => {
     expect(minerUtxos.filter((u) => spentTxids.includes(u.txid))).toEqual([]);
     for (const t of report.mined) expect(minerUtxos.some((u) => u.txid === t.txid)).toBe(true);
     expect(minerUtxos.filter((u) => u.height === 5)).toHaveLength(1);
+  });
+
+  realTest("regtest.json's transactions follow schemas/regtest.schema.json", () => {
+    const net = { zebrad: z, tip: MIN_FIRST_STRETCH + 20, timings: { zebradStartMs: z.startMs, stretches, exportMs: 0, ingestMs: {} }, notes: [], transact: report };
+    const doc = regtestDocument(net as unknown as RegtestNetwork, recipe, "blocks.txt", new Date(), { builds: [] } as unknown as RunConfig, 0);
+    expect(schemaErrors("regtest", doc)).toEqual([]);
+    expect(doc.transactions?.mempool.map((t) => t.txid)).toEqual(report.mempool.map((t) => t.txid));
   });
 
   // Last: it adds to zebrad's mempool. Each server gets a spend of its own (one mempool
