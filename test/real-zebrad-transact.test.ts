@@ -13,6 +13,8 @@ import { regtestDocument } from "../src/cli/regtest.js";
 import type { RunConfig } from "../src/core/targets/config.js";
 import { grpcTarget } from "../src/core/targets/grpc.js";
 import { decodeTransaction, hexToBytes, isCoinbase } from "../src/zcash/codec/index.js";
+import { regtestWith } from "../src/zcash/codec/network.js";
+import { chainAnchors, chainFromBlocks } from "../src/zcash/fixture/chain/index.js";
 import { CompactTxStreamer, RawTransactionSchema, SendResponseSchema } from "../src/zcash/gen/walletrpc/service_pb.js";
 import { startLightwalletd, type RunningRealServer } from "../src/zcash/real/lightwalletd.js";
 import { binaryPath, isInstalled, loadPins, pinsOf } from "../src/zcash/real/pins.js";
@@ -21,7 +23,7 @@ import type { RegtestNetwork } from "../src/zcash/real/regtest-network.js";
 import { startZainod } from "../src/zcash/real/zainod.js";
 import { buildTransparentSpend, matureUtxos } from "../src/zcash/wallet/index.js";
 import { schemaErrors } from "./schemas.test-helper.js";
-import { defaultRecipe } from "../src/zcash/real/regtest-chain.js";
+import { defaultRecipe, exportBlocks } from "../src/zcash/real/regtest-chain.js";
 import { MIN_FIRST_STRETCH, mineWithTransactions, p2shAddress, walletKeys, type TransactReport } from "../src/zcash/real/regtest-transact.js";
 import { startZebrad, type RunningZebrad } from "../src/zcash/real/zebrad.js";
 import type { MinedStretch } from "../src/zcash/real/regtest-chain.js";
@@ -121,6 +123,19 @@ describe(`the wallet's transactions on real zebrad ${pin.version}`, () => {
     expect(minerUtxos.filter((u) => spentTxids.includes(u.txid))).toEqual([]);
     for (const t of report.mined) expect(minerUtxos.some((u) => u.txid === t.txid)).toBe(true);
     expect(minerUtxos.filter((u) => u.height === 5)).toHaveLength(1);
+  });
+
+  realTest("the anchors the run reads from the exported blocks and the mempool name the wallet's addresses and transactions", async () => {
+    const blocks = (await exportBlocks(z)).map((h) => hexToBytes(h));
+    const model = chainFromBlocks(blocks, { network: regtestWith(recipe.activationHeights), label: "regtest", trees: {}, mempool: report.mempoolRaw });
+    const a = chainAnchors(model);
+    expect({
+      taddr_with_utxos: a.taddr_with_utxos, taddr_spent: a.taddr_spent, taddr_p2sh: a.taddr_p2sh, txid_transparent: a.txid_transparent,
+      block_with_transparent_spends: a.block_with_transparent_spends, txid_mempool: a.txid_mempool, mempool_size: a.mempool_size,
+    }).toEqual({
+      taddr_with_utxos: miner.address, taddr_spent: other.address, taddr_p2sh: p2shAddress(), txid_transparent: report.mined[0]!.txid,
+      block_with_transparent_spends: report.mined[0]!.height, txid_mempool: report.mempool[0]!.txid, mempool_size: report.mempool.length,
+    });
   });
 
   realTest("regtest.json's transactions follow schemas/regtest.schema.json", () => {
