@@ -1,5 +1,6 @@
-// `zconform regtest`: a wholly real network on this machine. zebrad mines a regtest chain,
-// its blocks go to <dir>/blocks.txt, real lightwalletd and real zainod index zebrad's
+// `zconform regtest`: a wholly real network on this machine. zebrad mines a regtest chain
+// holding the wallet's transparent spends, with two more left in its mempool (unless
+// --no-transact; src/zcash/real/regtest-transact.ts), its blocks go to <dir>/blocks.txt, real lightwalletd and real zainod index zebrad's
 // JSON-RPC, the fixture serves the same blocks through the reference and the emulated
 // profiles, and the whole corpus runs against them all with zebrad's JSON-RPC as the
 // oracle. The chain profile `regtest` holds what the mining recipe fixes; every other

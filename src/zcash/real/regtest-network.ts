@@ -1,8 +1,8 @@
 // A wholly real network on one machine: zebrad mines a regtest chain of its own (its
 // JSON-RPC is the oracle, its built-in CompactTxStreamer a build), real lightwalletd and
 // real zainod index zebrad's JSON-RPC, and the embedded fixture network serves the very
-// blocks zebrad mined (exported with `getblock <h> 0`) through the reference and every
-// emulated profile. A real server that is not installed, or cannot ingest the chain, is a
+// blocks zebrad mined (exported with `getblock <h> 0`), and the transactions the wallet
+// left in zebrad's mempool, through the reference and every emulated profile. A real server that is not installed, or cannot ingest the chain, is a
 // note quoting why; zebrad itself is required.
 
 import { writeFileAtomic } from "../../core/io/atomic-write.js";
