@@ -1,12 +1,13 @@
 // `zconform regtest`: a wholly real network on this machine. zebrad mines a regtest chain
 // holding the wallet's transparent spends, with two more left in its mempool (unless
-// --no-transact; src/zcash/real/regtest-transact.ts), its blocks go to <dir>/blocks.txt, real lightwalletd and real zainod index zebrad's
-// JSON-RPC, the fixture serves the same blocks through the reference and the emulated
-// profiles, and the whole corpus runs against them all with zebrad's JSON-RPC as the
-// oracle. The chain profile `regtest` holds what the mining recipe fixes; every other
-// anchor is read from the blocks zebrad served at the start of the run, and the tip again
-// from zebrad by the preflight. <dir>/regtest.json (schemas/regtest.schema.json) records
-// the chain, the timings and the exit code.
+// --no-transact; src/zcash/real/regtest-transact.ts), and its blocks go to
+// <dir>/blocks.txt; real lightwalletd and real zainod index zebrad's JSON-RPC, the fixture
+// serves the same blocks and mempool through the reference and the emulated profiles, and
+// the whole corpus runs against them all with zebrad's JSON-RPC as the oracle. The chain
+// profile `regtest` holds what the mining recipe fixes; every other anchor is read from
+// the blocks and the mempool zebrad served at the start of the run, and the tip again from
+// zebrad by the preflight. <dir>/regtest.json (schemas/regtest.schema.json) records the
+// chain, the wallet's transactions, the timings and the exit code.
 
 import { join } from "node:path";
 import { mkdirSync } from "node:fs";
