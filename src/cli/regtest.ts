@@ -1,11 +1,13 @@
-// `zconform regtest`: a wholly real network on this machine. zebrad mines a regtest chain,
-// its blocks go to <dir>/blocks.txt, real lightwalletd and real zainod index zebrad's
-// JSON-RPC, the fixture serves the same blocks through the reference and the emulated
-// profiles, and the whole corpus runs against them all with zebrad's JSON-RPC as the
-// oracle. The chain profile `regtest` holds what the mining recipe fixes; every other
-// anchor is read from the blocks zebrad served at the start of the run, and the tip again
-// from zebrad by the preflight. <dir>/regtest.json (schemas/regtest.schema.json) records
-// the chain, the timings and the exit code.
+// `zconform regtest`: a wholly real network on this machine. zebrad mines a regtest chain
+// holding the wallet's transparent spends, with two more left in its mempool (unless
+// --no-transact; src/zcash/real/regtest-transact.ts), and its blocks go to
+// <dir>/blocks.txt; real lightwalletd and real zainod index zebrad's JSON-RPC, the fixture
+// serves the same blocks and mempool through the reference and the emulated profiles, and
+// the whole corpus runs against them all with zebrad's JSON-RPC as the oracle. The chain
+// profile `regtest` holds what the mining recipe fixes; every other anchor is read from
+// the blocks and the mempool zebrad served at the start of the run, and the tip again from
+// zebrad by the preflight. <dir>/regtest.json (schemas/regtest.schema.json) records the
+// chain, the wallet's transactions, the timings and the exit code.
 
 import { join } from "node:path";
 import { mkdirSync } from "node:fs";
@@ -19,6 +21,7 @@ import { fixtureDeadlineMs } from "../zcash/fixture/deadline.js";
 import { RealServerError } from "../zcash/real/process.js";
 import { checkMinerAddress, defaultRecipe, type RegtestRecipe } from "../zcash/real/regtest-chain.js";
 import { startRegtestNetwork, type RegtestNetwork } from "../zcash/real/regtest-network.js";
+import { transactSplit, walletKeys, type TransactReport } from "../zcash/real/regtest-transact.js";
 import { guarded, InputError, loadCorpusAndLedger, type RunInputs } from "./inputs.js";
 import type { Output } from "./output.js";
 import { runInputs, type RunLikeOptions } from "./run.js";
@@ -29,6 +32,8 @@ export interface RegtestOptions extends RunLikeOptions {
   blocks?: number;
   minerAddress?: string;
   shielded?: boolean;
+  /** The wallet's transactions in the chain and the mempool (default on). */
+  transact?: boolean;
   keepLogs?: boolean;
 }
 
@@ -61,8 +66,14 @@ export function regtestDocument(net: RegtestNetwork, recipe: RegtestRecipe, bloc
       stretches: t.stretches.map((s) => ({ pool: s.pool, first: s.first, last: s.last, ms: Math.round(s.ms), ...(s.address ? { address: s.address } : {}) })),
       ingestMs: Object.fromEntries(Object.entries(t.ingestMs).map(([k, v]) => [k, Math.round(v)])),
     },
+    ...(net.transact ? { transactions: transactionsDocument(net.transact) } : {}),
     notes: net.notes,
   };
+}
+
+/** What the wallet sent: the mined transactions with their heights, then those left in the mempool. */
+function transactionsDocument(t: TransactReport) {
+  return { miner: t.miner, other: t.other, mined: t.mined, mempool: t.mempool };
 }
 
 export interface PreparedRegtestRun {
@@ -85,16 +96,21 @@ export async function prepareRegtestRun(o: RegtestOptions, out: Output): Promise
   };
   if (o.minerAddress !== undefined) refused("--miner-address", () => checkMinerAddress(o.minerAddress!));
   refused("--blocks", () => defaultRecipe({ blocks: o.blocks, shielded: o.shielded }));
-  const recipe = defaultRecipe({ blocks: o.blocks, minerAddress: o.minerAddress, shielded: o.shielded });
+  const recipe = defaultRecipe({ blocks: o.blocks, minerAddress: o.minerAddress ?? walletKeys().miner.address, shielded: o.shielded });
   mkdirSync(o.dir, { recursive: true });
   const blocksFile = join(o.dir, "blocks.txt");
+  const transact = o.transact ?? true;
+  if (transact) refused(o.minerAddress === undefined ? "--blocks" : "--miner-address", () => transactSplit(recipe));
   out.stderr(`Starting zebrad on regtest and mining ${recipe.stretches.reduce((n, s) => n + s.blocks, 0)} blocks…`);
-  const net = await startRegtestNetwork({ recipe, blocksFile, keep: o.keepLogs, ...(o.profiles ? { profiles: o.profiles } : {}) });
+  const net = await startRegtestNetwork({ recipe, blocksFile, keep: o.keepLogs, transact, ...(o.profiles ? { profiles: o.profiles } : {}) });
   try {
     const t = net.timings;
     out.stderr(`zebrad ${net.zebrad.pin.version} answered in ${(t.zebradStartMs / 1000).toFixed(1)} s; ` +
       t.stretches.map((s) => `${s.last - s.first + 1} ${s.pool} blocks in ${(s.ms / 1000).toFixed(1)} s`).join(", ") +
       `; ${net.tip + 1} blocks exported to ${blocksFile} in ${(t.exportMs / 1000).toFixed(1)} s`);
+    if (net.transact) {
+      out.stderr(`the wallet's transactions: ${net.transact.mined.map((t) => `${t.txid} at ${t.height}`).join(", ")}; in the mempool: ${net.transact.mempool.map((t) => t.txid).join(", ")}`);
+    }
     for (const note of net.notes) out.stderr(note);
     for (const [name, ms] of Object.entries(t.ingestMs)) out.stderr(`${name} ingested the chain to its tip in ${(ms / 1000).toFixed(1)} s`);
     const chain = regtestChainProfile(profile, chainAnchors(net.fixture.model));

@@ -1,8 +1,8 @@
 // A wholly real network on one machine: zebrad mines a regtest chain of its own (its
 // JSON-RPC is the oracle, its built-in CompactTxStreamer a build), real lightwalletd and
 // real zainod index zebrad's JSON-RPC, and the embedded fixture network serves the very
-// blocks zebrad mined (exported with `getblock <h> 0`) through the reference and every
-// emulated profile. A real server that is not installed, or cannot ingest the chain, is a
+// blocks zebrad mined (exported with `getblock <h> 0`), and the transactions the wallet
+// left in zebrad's mempool, through the reference and every emulated profile. A real server that is not installed, or cannot ingest the chain, is a
 // note quoting why; zebrad itself is required.
 
 import { writeFileAtomic } from "../../core/io/atomic-write.js";
@@ -14,6 +14,7 @@ import { startLightwalletd, type RunningRealServer } from "./lightwalletd.js";
 import { binaryPath, describePin, isInstalled, loadPins, pinsOf } from "./pins.js";
 import { RealServerError } from "./process.js";
 import { exportBlocks, mineRecipe, type MinedStretch, type RegtestRecipe } from "./regtest-chain.js";
+import { mineWithTransactions, type TransactReport } from "./regtest-transact.js";
 import { realBuildName } from "./servers.js";
 import { startZainod } from "./zainod.js";
 import { startZebrad, type RunningZebrad } from "./zebrad.js";
@@ -28,6 +29,8 @@ export interface RegtestNetworkOptions {
   pinsFile?: string;
   /** Keep the servers' temporary folders (logs) after close. */
   keep?: boolean;
+  /** Put the wallet's transactions in the chain and in the mempool (regtest-transact.ts); the recipe's miner address must be the wallet's. */
+  transact?: boolean;
 }
 
 export interface RegtestTimings {
@@ -46,6 +49,8 @@ export interface RegtestNetwork {
   timings: RegtestTimings;
   /** What was not started and why. */
   notes: string[];
+  /** The wallet's transactions, mined and in the mempool, when asked for. */
+  transact?: TransactReport;
   /** zebrad's built-in server, lightwalletd and zainod (real), labelled with their pins. */
   realBuilds(limits?: Partial<Limits>): Build[];
   close(): Promise<void>;
@@ -64,7 +69,7 @@ export async function startRegtestNetwork(o: RegtestNetworkOptions): Promise<Reg
     await zebrad.close();
   };
   try {
-    const stretches = await mineRecipe(zebrad, o.recipe);
+    const { stretches, transact } = o.transact ? await mineWithTransactions(zebrad, o.recipe) : { stretches: await mineRecipe(zebrad, o.recipe), transact: undefined };
     const t0 = performance.now();
     const blocks = await exportBlocks(zebrad);
     const exportMs = performance.now() - t0;
@@ -74,7 +79,8 @@ export async function startRegtestNetwork(o: RegtestNetworkOptions): Promise<Reg
     // its servers stand for servers backed by this zebrad.
     const network = { ...regtestWith(o.recipe.activationHeights), rpcName: "test" as const };
     // The chain starts at genesis, so its trees start empty at activation (`trees: {}`).
-    const model = loadRealChain(o.blocksFile, { network, label: "regtest", trees: {} });
+    // The fixture's mempool is zebrad's: the transactions the wallet left unmined.
+    const model = loadRealChain(o.blocksFile, { network, label: "regtest", trees: {}, ...(transact ? { mempool: transact.mempoolRaw } : {}) });
     fixture = await startFixtureNetwork({ chain: model, ...(o.profiles ? { profiles: o.profiles } : {}) });
     const notes: string[] = [];
     const node = zebrad.nodeRpc();
@@ -110,7 +116,7 @@ export async function startRegtestNetwork(o: RegtestNetworkOptions): Promise<Reg
       pin: `${describePin(s.pin)}, real-servers.yaml`,
       source: { file: "real-servers.yaml", line: 0 },
     }));
-    return { zebrad, fixture, indexers, tip, timings, notes, realBuilds, close };
+    return { zebrad, fixture, indexers, tip, timings, notes, ...(transact ? { transact } : {}), realBuilds, close };
   } catch (e) {
     await close();
     throw e;
