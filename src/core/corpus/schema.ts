@@ -73,6 +73,7 @@ export const chainProfileSchema = {
     description: { type: "string" },
     network: { enum: ["mainnet", "testnet", "regtest"] },
     frozenAt: { type: "integer", minimum: 0 },
+    frozenHash: { type: "string", pattern: "^[0-9a-f]{64}$" },
     anchors: {
       type: "object",
       propertyNames: { pattern: "^[a-z][a-z0-9_]*$" },
