@@ -42,7 +42,7 @@ const LWD: Record<string, Shows> = {
   "lwd-mempool-sorted": { unobservable: "mempool streams are declared unordered" },
   "lwd-mempool-no-vin": "lwd-mempool-no-vin",
   "lwd-ping-disabled": "ping-disabled",
-  "lwd-status-codes": "lwd-treestate-node-errors",
+  "lwd-status-codes": ["lwd-treestate-node-errors", "subtree-max-entries-u16"],
   "lwd-treestate-pre-sapling-error": "lwd-treestate-pre-sapling-error",
 };
 
@@ -53,10 +53,10 @@ const ZAINO_GRPC: Record<string, Shows> = {
   "zaino-short-hash-ignored": "zaino-short-hash-ignored",
   // Its codes show where they differ from the reference's (an unknown hash); its texts are
   // declared volatile in error cases.
-  "zaino-error-texts": "zaino-block-hash-not-found-invalid-argument",
+  "zaino-error-texts": ["zaino-block-hash-not-found-invalid-argument", "subtree-max-entries-u16"],
   "zaino-pool-type-checks": "zaino-pool-type-checks",
   "zaino-ironwood-rejected": ["zaino-pool-type-checks", "zaino-ironwood-protocol-rejected"],
-  "zaino-address-limits": { unobservable: "no case sends more than 1,000 addresses to the UTXO rpcs" },
+  "zaino-address-limits": ["utxos-address-cap-1000", "balance-no-address-limit"],
   "zaino-taddr-range": "zaino-taddr-range",
   "zaino-balance-stream-duplicates": "balance-stream-duplicate-counted-twice",
   "zaino-mempool-ignores-pooltypes": "zaino-mempool-ignores-pooltypes",
@@ -100,7 +100,8 @@ const ZTREAMER: Record<string, Shows> = {
   "ztreamer-range-stream-limit": { unobservable: "no case holds more than 16 range streams open at once" },
   // Its texts are volatile in error cases and most codes are the reference's; height 0 and
   // undecodable transactions show.
-  "ztreamer-status-codes": ["ztreamer-height-zero-genesis", "ztreamer-send-undecodable-invalid-argument"],
+  "ztreamer-status-codes": ["ztreamer-height-zero-genesis", "ztreamer-send-undecodable-invalid-argument", "utxos-address-cap-1000",
+    "balance-no-address-limit", "subtree-max-entries-u16"],
 };
 
 const ZEBRA: Record<string, Shows> = {

@@ -53,6 +53,12 @@ export interface Case {
   servedBy?: string[];
   /** Chain profiles the case applies to (all when absent). */
   chains?: string[];
+  /**
+   * Another case of the same method whose answer this one is expected to equal on the
+   * fixture chain, and why that is the point (e.g. an unknown field must be skipped);
+   * without it two cases of one method must not expect the same bytes there.
+   */
+  sameAnswerAs?: { case: string; why: string };
   /** Human description, shown in reports. */
   title?: string;
   source: SourceRef;

@@ -33,11 +33,12 @@ interface RawCase {
   protocol?: string;
   chains?: string[];
   servedBy?: string[];
+  sameAnswerAs?: { case: string; why: string };
 }
 type RawExpect = "agree" | "oracle" | { error: (string | number)[] };
 interface RawFile {
   method: string;
-  defaults?: Omit<RawCase, "id" | "request" | "title">;
+  defaults?: Omit<RawCase, "id" | "request" | "title" | "sameAnswerAs">;
   cases: RawCase[];
 }
 
@@ -112,11 +113,18 @@ export function parseCaseFile(text: string, displayName: string, transport: Tran
     const servedBy = raw.servedBy ?? d.servedBy;
     if (servedBy !== undefined) c.servedBy = servedBy;
     if (raw.title !== undefined) c.title = raw.title;
+    if (raw.sameAnswerAs !== undefined) c.sameAnswerAs = { case: `${file.method}/${raw.sameAnswerAs.case}`, why: raw.sameAnswerAs.why };
     if (transport === "jsonrpc" && !Array.isArray(raw.request)) {
       problems.push({ file: displayName, line: located.lineOf(["cases", i, "request"]), field: `cases[${i}].request`,
         message: "must be the positional params array of the JSON-RPC call" });
     }
     return c;
+  });
+  file.cases.forEach((raw, i) => {
+    const other = raw.sameAnswerAs?.case;
+    if (other === undefined || (seen.has(other) && other !== raw.id)) return;
+    problems.push({ file: displayName, line: located.lineOf(["cases", i, "sameAnswerAs", "case"]), field: `cases[${i}].sameAnswerAs.case`,
+      message: other === raw.id ? "a case cannot name itself" : `no case "${other}" in this file` });
   });
   if (problems.length > 0) throw new ProblemsError(problems);
   return cases;

@@ -36,6 +36,10 @@ const caseSchema = {
     protocol: { type: "string" },
     chains: { type: "array", items: { type: "string" }, minItems: 1 },
     servedBy: { type: "array", items: { enum: BUILD_IMPLEMENTATIONS }, minItems: 1 },
+    sameAnswerAs: {
+      type: "object", required: ["case", "why"], additionalProperties: false,
+      properties: { case: { type: "string", pattern: "^[a-z0-9][a-z0-9._-]*$" }, why: { type: "string", minLength: 10 } },
+    },
   },
 };
 
