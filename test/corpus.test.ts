@@ -1,6 +1,6 @@
 // The corpus as a whole: which cases exist, that they plan on every chain, that the
 // fixture chain profile is the fixture's own anchors, that the real chain profiles hold
-// only facts the chain data vouches for, and the safety rules (nothing broadcastable, no
+// only facts the chain data vouches for, and the safety rules (nothing broadcastable outside the regtest fixture, no
 // INTERNAL/UNKNOWN accepted as a correct answer, error texts declared volatile).
 import { describe, expect, test } from "@jest/globals";
 import { readdirSync, readFileSync } from "node:fs";
@@ -124,17 +124,37 @@ describe("error expectations", () => {
   });
 });
 
-describe("safety: nothing in the corpus can be broadcast", () => {
+describe("safety: nothing in the corpus can be broadcast outside the regtest fixture", () => {
   const anchors = fixture.anchors;
 
-  test("no SendTransaction request decodes as a transaction", () => {
+  test("no SendTransaction request decodes as a transaction, but the one success case planned on the fixture alone", () => {
     const sends = grpcCases.filter((c) => c.method === "SendTransaction");
     expect(sends.length).toBeGreaterThan(0);
+    const decodable: string[] = [];
     for (const c of sends) {
       expect(anchorsUsed(c.request)).toEqual([]);
       const { data } = resolveAnchors(c.request, anchors) as { data?: string };
       const bytes = new Uint8Array(Buffer.from(data ?? "", "base64"));
-      expect(() => decodeTransaction(bytes)).toThrow();
+      try {
+        decodeTransaction(bytes);
+        decodable.push(c.id);
+        expect([c.id, c.chains]).toEqual([c.id, ["fixture"]]);
+        expect(c.tags).toContain("broadcast");
+      } catch {
+        // garbage, as the safety rule wants
+      }
+    }
+    expect(decodable).toEqual(["SendTransaction/valid-transaction-regtest"]);
+  });
+
+  test("the broadcast guard refuses the success case on every chain but a regtest one that allows it", () => {
+    const c = grpcCases.find((x) => x.id === "SendTransaction/valid-transaction-regtest")!;
+    const [pc] = planCases([c], anchors, "fixture", lightwalletProtocol);
+    expect(lightwalletProtocol.sendsTransaction(pc!)).toBe(true);
+    for (const name of ["testnet", "mainnet"]) {
+      const p = loadChainProfile(CASES, name);
+      const [other] = planCases([c], withDynamic(p, { height: 1, hash: "00".repeat(32) }), name, lightwalletProtocol);
+      expect(other!.skipped).toBe("only for chains fixture");
     }
   });
 

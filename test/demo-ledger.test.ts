@@ -31,7 +31,7 @@ type Shows = string | string[] | { unobservable: string };
 const LWD: Record<string, Shows> = {
   "lwd-getblock-by-hash-unimplemented": "lwd-getblock-by-hash-unimplemented",
   "lwd-treestate-hash-big-endian": "lwd-treestate-hash-big-endian",
-  "lwd-send-quoted-txid": { unobservable: "needs a valid transaction accepted; the corpus never sends one" },
+  "lwd-send-quoted-txid": "lwd-send-quoted-txid",
   "lwd-pool-type-zero-unknown-code": "lwd-pool-type-zero-unknown",
   "lwd-pool-type-unknown-accepted": "lwd-pool-type-unknown-accepted",
   "lwd-subtree-protocol-text": { unobservable: "its code is the reference's since 0.5.4; error texts are not compared by the corpus (zconform fidelity compares them)" },
