@@ -20,11 +20,12 @@ const planned = planCases(corpus.filter((c) => c.transport === "grpc"), loadChai
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 
-/** The bytes a case puts on the wire: each request message, in order. */
+/** The bytes a case puts on the wire: each request message, in order (and where it cancels). */
 function requestBytes(pc: PlannedCase): string {
   const one = (m: Message | Uint8Array) => hex(m instanceof Uint8Array ? m : toBinary(pc.rpc!.input, m));
   const r = pc.request as Message | Uint8Array | (Message | Uint8Array)[];
-  return Array.isArray(r) ? `[${r.map(one).join(",")}]` : one(r);
+  const bytes = Array.isArray(r) ? `[${r.map(one).join(",")}]` : one(r);
+  return pc.case.cancelAfter === undefined ? bytes : `${bytes} cancelled after ${pc.case.cancelAfter}`;
 }
 
 /** Ids grouped by a key, per method; only groups of two or more. */
@@ -52,7 +53,8 @@ describe("no two cases of one method expect the same answer on the fixture chain
     target = grpcTarget({ url: net.grpc.reference! });
     for (const pc of planned) {
       if (lightwalletProtocol.sendsTransaction(pc)) continue;
-      const o = await target.call(pc.rpc!, pc.request as Message, { deadlineMs: 15_000, ...(pc.case.openEnded ? { quietMs: pc.case.openEnded.quietMs } : {}) });
+      const o = await target.call(pc.rpc!, pc.request as Message, { deadlineMs: 15_000, ...(pc.case.openEnded ? { quietMs: pc.case.openEnded.quietMs } : {}),
+        ...(pc.case.cancelAfter !== undefined ? { cancelAfter: pc.case.cancelAfter } : {}) });
       const canon = canonGrpc(o, pc.rpc!.output, grpcCanonOptions(pc.rpc!, pc.case));
       if (canon.status.code !== 0 || pc.case.expect.kind === "error") continue;
       answers.set(pc.case.id, canon.messages.map((m) => hex(m.compared)).join("\n"));

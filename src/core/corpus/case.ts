@@ -42,6 +42,12 @@ export interface Case {
    * without a message, and that end compares as the server's OK. Messages are compared.
    */
   openEnded?: { quietMs: number };
+  /**
+   * A server-streaming rpc the client cancels (RST_STREAM CANCEL) once this many messages
+   * have come: those messages are compared, and the cancellation compares as the server's
+   * OK. It probes that a server stops cleanly mid-stream.
+   */
+  cancelAfter?: number;
   tags: string[];
   /** Lightwallet protocol versions the expectation holds for (semver range), if limited. */
   protocol?: string;

@@ -29,6 +29,7 @@ interface RawCase {
   volatile?: string[];
   unordered?: boolean;
   openEnded?: { quietMs: number };
+  cancelAfter?: number;
   tags?: string[];
   protocol?: string;
   chains?: string[];
@@ -38,7 +39,7 @@ interface RawCase {
 type RawExpect = "agree" | "oracle" | { error: (string | number)[] };
 interface RawFile {
   method: string;
-  defaults?: Omit<RawCase, "id" | "request" | "title" | "sameAnswerAs">;
+  defaults?: Omit<RawCase, "id" | "request" | "title" | "sameAnswerAs" | "cancelAfter">;
   cases: RawCase[];
 }
 
@@ -107,6 +108,13 @@ export function parseCaseFile(text: string, displayName: string, transport: Tran
         const at = raw.openEnded !== undefined ? ["cases", i, "openEnded"] : ["defaults", "openEnded"];
         problems.push({ file: displayName, line: located.lineOf(at), field: fieldName(at), message: "only a gRPC stream can be open-ended" });
       } else c.openEnded = openEnded;
+    }
+    if (raw.cancelAfter !== undefined) {
+      const rpc = transport === "grpc" ? methods.service.methods.find((m) => m.name === file.method) : undefined;
+      if (!rpc || rpc.methodKind !== "server_streaming") {
+        problems.push({ file: displayName, line: located.lineOf(["cases", i, "cancelAfter"]), field: `cases[${i}].cancelAfter`,
+          message: `only a gRPC server stream can be cancelled mid-way; ${file.method} is ${rpc ? rpc.methodKind.replace("_", "-") : "JSON-RPC"}` });
+      } else c.cancelAfter = raw.cancelAfter;
     }
     const chains = raw.chains ?? d.chains;
     if (chains !== undefined) c.chains = chains;

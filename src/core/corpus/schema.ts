@@ -32,6 +32,7 @@ const caseSchema = {
       type: "object", required: ["quietMs"], additionalProperties: false,
       properties: { quietMs: { type: "integer", minimum: 100, maximum: 600000 } },
     },
+    cancelAfter: { type: "integer", minimum: 1, maximum: 100000 },
     tags: { type: "array", items: { type: "string", pattern: "^[a-z0-9-]+$" } },
     protocol: { type: "string" },
     chains: { type: "array", items: { type: "string" }, minItems: 1 },
