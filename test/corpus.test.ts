@@ -1,6 +1,6 @@
 // The corpus as a whole: which cases exist, that they plan on every chain, that the
 // fixture chain profile is the fixture's own anchors, that the real chain profiles hold
-// only facts the chain data vouches for, and the safety rules (nothing broadcastable, no
+// only facts the chain data vouches for, and the safety rules (nothing broadcastable outside the regtest fixture, no
 // INTERNAL/UNKNOWN accepted as a correct answer, error texts declared volatile).
 import { describe, expect, test } from "@jest/globals";
 import { readdirSync, readFileSync } from "node:fs";
@@ -16,6 +16,7 @@ import { grpcCodeOf } from "../src/core/canon/grpc-status.js";
 import { parseVolatile } from "../src/core/canon/volatile.js";
 import { JSONRPC_METHODS } from "../src/zcash/jsonrpc-methods.js";
 import { chainAnchors, syntheticChain } from "../src/zcash/fixture/chain/index.js";
+import { parseFrontier, SUBTREE_LEAVES } from "../src/zcash/fixture/chain/frontier.js";
 import {
   addressFromScript, concatBytes, decodeBlock, decodeTransaction, decodeTransparentAddress, displayHex,
   encodeTransparentAddress, hexToBytes, isCoinbase, mainnet, sha256d, testnet, UPGRADES,
@@ -123,17 +124,37 @@ describe("error expectations", () => {
   });
 });
 
-describe("safety: nothing in the corpus can be broadcast", () => {
+describe("safety: nothing in the corpus can be broadcast outside the regtest fixture", () => {
   const anchors = fixture.anchors;
 
-  test("no SendTransaction request decodes as a transaction", () => {
+  test("no SendTransaction request decodes as a transaction, but the one success case planned on the fixture alone", () => {
     const sends = grpcCases.filter((c) => c.method === "SendTransaction");
     expect(sends.length).toBeGreaterThan(0);
+    const decodable: string[] = [];
     for (const c of sends) {
       expect(anchorsUsed(c.request)).toEqual([]);
       const { data } = resolveAnchors(c.request, anchors) as { data?: string };
       const bytes = new Uint8Array(Buffer.from(data ?? "", "base64"));
-      expect(() => decodeTransaction(bytes)).toThrow();
+      try {
+        decodeTransaction(bytes);
+        decodable.push(c.id);
+        expect([c.id, c.chains]).toEqual([c.id, ["fixture"]]);
+        expect(c.tags).toContain("broadcast");
+      } catch {
+        // garbage, as the safety rule wants
+      }
+    }
+    expect(decodable).toEqual(["SendTransaction/valid-transaction-regtest"]);
+  });
+
+  test("the broadcast guard refuses the success case on every chain but a regtest one that allows it", () => {
+    const c = grpcCases.find((x) => x.id === "SendTransaction/valid-transaction-regtest")!;
+    const [pc] = planCases([c], anchors, "fixture", lightwalletProtocol);
+    expect(lightwalletProtocol.sendsTransaction(pc!)).toBe(true);
+    for (const name of ["testnet", "mainnet"]) {
+      const p = loadChainProfile(CASES, name);
+      const [other] = planCases([c], withDynamic(p, { height: 1, hash: "00".repeat(32) }), name, lightwalletProtocol);
+      expect(other!.skipped).toBe("only for chains fixture");
     }
   });
 
@@ -187,7 +208,10 @@ describe("chain profiles", () => {
       const unknown = Object.keys(p.anchors).filter((a) => !(a in fixture.anchors) && !/^nu6(_\d)?_activation(_hash)?$/.test(a));
       expect(unknown).toEqual([]);
     }
-    expect(loadChainProfile(CASES, "testnet").frozenAt).toBe(4_382_897);
+    for (const name of ["mainnet", "testnet"]) {
+      const p = loadChainProfile(CASES, name);
+      expect([name, typeof p.frozenAt, typeof p.frozenHash]).toEqual([name, "number", "string"]);
+    }
   });
 });
 
@@ -347,6 +371,23 @@ describe.each(["mainnet", "testnet"] as const)("the %s profile holds only facts 
       const i = b ? b.txids.findIndex((t) => displayHex(t) === a[k]) : -1;
       expect([k, i >= 0 && is(b!.transactions[i]!)]).toEqual([k, true]);
     }
+  });
+
+  chainTest("the frozen block and the subtree counts are the newest sdk tree state's", () => {
+    const { p, a } = load();
+    const newest = readdirSync(chainPath("wallet-sdk-checkpoints", name)).map((f) => Number(f.slice(0, -".json".length))).sort((x, y) => y - x)[0]!;
+    const sdk = JSON.parse(readChainText("wallet-sdk-checkpoints", name, `${newest}.json`)) as { hash: string; saplingTree: string; orchardTree: string };
+    expect([p.frozenAt, p.frozenHash]).toEqual([newest, sdk.hash]);
+    expect(a.sapling_subtrees).toBe(Math.floor(parseFrontier(sdk.saplingTree).size / SUBTREE_LEAVES));
+    expect(a.orchard_subtrees).toBe(Math.floor(parseFrontier(sdk.orchardTree).size / SUBTREE_LEAVES));
+  });
+
+  chainTest("the address with unspent outputs is the one Zebra's RPC snapshot lists", () => {
+    const { a } = load();
+    const snap = readChainText("zebra", "rpc-snapshots", `get_address_utxos@${name}_10.snap`);
+    const utxos = JSON.parse(snap.slice(snap.indexOf("---", 3) + 3)) as { address: string; satoshis: number }[];
+    expect(utxos.length).toBeGreaterThan(0);
+    expect(utxos.filter((u) => u.address === a.taddr_with_utxos && u.satoshis > 0)).toHaveLength(utxos.length);
   });
 
   chainTest("addresses: the P2SH one is paid and the spent one has signed in real blocks; the unused ones are derived", () => {

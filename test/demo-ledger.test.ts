@@ -32,7 +32,7 @@ type Shows = string | string[] | { unobservable: string };
 const LWD: Record<string, Shows> = {
   "lwd-getblock-by-hash-unimplemented": "lwd-getblock-by-hash-unimplemented",
   "lwd-treestate-hash-big-endian": "lwd-treestate-hash-big-endian",
-  "lwd-send-quoted-txid": { unobservable: "needs a valid transaction accepted; the corpus never sends one" },
+  "lwd-send-quoted-txid": "lwd-send-quoted-txid",
   "lwd-pool-type-zero-unknown-code": "lwd-pool-type-zero-unknown",
   "lwd-pool-type-unknown-accepted": "lwd-pool-type-unknown-accepted",
   "lwd-subtree-protocol-text": { unobservable: "its code is the reference's since 0.5.4; error texts are not compared by the corpus (zconform fidelity compares them)" },
@@ -43,7 +43,7 @@ const LWD: Record<string, Shows> = {
   "lwd-mempool-sorted": { unobservable: "mempool streams are declared unordered" },
   "lwd-mempool-no-vin": "lwd-mempool-no-vin",
   "lwd-ping-disabled": "ping-disabled",
-  "lwd-status-codes": "lwd-treestate-node-errors",
+  "lwd-status-codes": ["lwd-treestate-node-errors", "subtree-max-entries-u16"],
   "lwd-treestate-pre-sapling-error": "lwd-treestate-pre-sapling-error",
 };
 
@@ -54,11 +54,11 @@ const ZAINO_GRPC: Record<string, Shows> = {
   "zaino-short-hash-ignored": "zaino-short-hash-ignored",
   // Its codes show where they differ from the reference's (an unknown hash); its texts are
   // declared volatile in error cases. An empty exclude entry is refused, where the reference excludes nothing.
-  "zaino-error-texts": ["zaino-block-hash-not-found-invalid-argument", "zaino-mempool-exclude-short-suffix-rejected"],
+  "zaino-error-texts": ["zaino-block-hash-not-found-invalid-argument", "zaino-mempool-exclude-short-suffix-rejected", "subtree-max-entries-u16"],
   // Invalid and unknown values are INVALID_ARGUMENT, as in the reference; a repeated one shows.
   "zaino-pool-type-checks": "zaino-duplicate-pool-type-rejected",
   "zaino-taddr-left-to-node": "zaino-taddr-other-network-accepted",
-  "zaino-address-limits": { unobservable: "no case sends more than 1,000 addresses to the UTXO rpcs" },
+  "zaino-address-limits": ["utxos-address-cap-1000", "balance-no-address-limit"],
   "zaino-taddr-range": ["zaino-taddr-range", "zaino-taddr-txids-end-zero"],
   "zaino-balance-stream-duplicates": "balance-stream-duplicate-counted-twice",
   "zaino-mempool-ignores-pooltypes": "zaino-mempool-ignores-pooltypes",
@@ -103,7 +103,8 @@ const ZTREAMER: Record<string, Shows> = {
   "ztreamer-range-stream-limit": { unobservable: "no case holds more than 16 range streams open at once" },
   // Its texts are volatile in error cases and most codes are the reference's; height 0 and
   // undecodable transactions show.
-  "ztreamer-status-codes": ["ztreamer-height-zero-genesis", "ztreamer-send-undecodable-invalid-argument"],
+  "ztreamer-status-codes": ["ztreamer-height-zero-genesis", "ztreamer-send-undecodable-invalid-argument", "utxos-address-cap-1000",
+    "balance-no-address-limit", "subtree-max-entries-u16"],
 };
 
 const ZEBRA: Record<string, Shows> = {

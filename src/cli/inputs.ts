@@ -33,6 +33,11 @@ export interface RunInputs {
   ledger: Quirk[];
   /** Set when the inputs come from a fixture network the caller must close. */
   network?: FixtureNetwork;
+  /**
+   * The embedded synthetic chain: regtest, local, and accepting transactions, so the
+   * corpus's valid-transaction case is sent (the guard still asks every server its chain).
+   */
+  allowBroadcast?: boolean;
 }
 
 export class InputError extends Error {}
@@ -112,7 +117,11 @@ export async function inputsFromFixture(o: CorpusOptions & FixtureChoice, out: O
   const loaded = loadCorpusAndLedger(o);
   out.stderr("Starting the embedded fixture network (emulated builds, not the real servers)…");
   if (o.network && !o.chainFile) throw new InputError("--network names the network of a --chain file; give --chain too");
+  // The synthetic regtest chain acknowledges a decodable transaction with its txid (its
+  // mempool stays fixed), so the corpus's success path of SendTransaction has an answer.
+  const synthetic = !o.chainFile;
   const started = await startFixtureNetwork({
+    acceptTransactions: synthetic,
     ...(o.chainFile ? { chain: o.chainFile } : {}), ...(o.network ? { network: o.network } : {}), ...(o.profiles ? { profiles: o.profiles } : {}),
   });
   const { network, builds: realBuilds } = o.real ? await withRealServers(started, out) : { network: started, builds: [] };
@@ -124,5 +133,5 @@ export async function inputsFromFixture(o: CorpusOptions & FixtureChoice, out: O
     builds: [...network.builds({ deadlineMs: await fixtureDeadlineMs(network) }), ...realBuilds],
   };
   const chain: ChainProfile = { name: "fixture", network: network.model.network.name, anchors: network.anchors, dynamic: {} };
-  return { config, chain, network, ...loaded };
+  return { config, chain, network, ...loaded, ...(synthetic && chain.network === "regtest" ? { allowBroadcast: true } : {}) };
 }

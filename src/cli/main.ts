@@ -149,7 +149,8 @@ program.command("fidelity")
   });
 
 program.command("coverage")
-  .description("list the rpcs, request fields, enum values and JSON-RPC methods that no case exercises (requests planned with a chain profile's anchors)")
+  .description("list the rpcs, request fields, enum values and JSON-RPC methods that no case exercises (requests planned with a chain profile's anchors, " +
+    "a live chain's tip at the profile's frozen block), and every case the chain cannot plan, with why")
   .addOption(casesOption("corpus folder"))
   .option("--chain <name>", "chain profile whose anchors plan the requests (cases/chains/<name>.yaml)", "fixture")
   .option("--json", "print a stable JSON object instead of text")

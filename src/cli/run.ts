@@ -62,7 +62,7 @@ export async function runInputs(o: RunLikeOptions, inputs: RunInputs, out: Outpu
     // have) surface here, after the inputs loaded: they are exit 2 like any other.
     const session = await guarded(out, () => runSession({
       config: inputs.config, cases: inputs.cases, chain: inputs.chain, ledger: inputs.ledger, reporters,
-      protocol: lightwalletProtocol, allowStale: o.allowStale, signal: interrupt.signal, allowBroadcast: o.allowBroadcast === true, force: o.force === true,
+      protocol: lightwalletProtocol, allowStale: o.allowStale, signal: interrupt.signal, allowBroadcast: o.allowBroadcast === true || inputs.allowBroadcast === true, force: o.force === true,
       ...(o.golden ? { drift: goldenDrift(lightwalletProtocol, o.golden, inputs.chain.name, emulated) } : {}),
       ...(o.spill ? { spillDir: o.spill } : {}),
       ...(recorder ? { wholeAnswers: true } : {}),

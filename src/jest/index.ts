@@ -80,6 +80,7 @@ export function conformanceSuite(o: ConformanceSuiteOptions): void {
   const run = async () => {
     let config: RunConfig;
     let chain: ChainProfile;
+    let allowBroadcast = false;
     if (o.fixture) {
       const inputs = await inputsFromFixture({
         cases: plan.casesDir, ...(o.fixture.chain ? { chainFile: o.fixture.chain } : {}),
@@ -89,13 +90,14 @@ export function conformanceSuite(o: ConformanceSuiteOptions): void {
       network = inputs.network;
       config = inputs.config;
       chain = inputs.chain;
+      allowBroadcast = inputs.allowBroadcast === true;
     } else {
       config = plan.config ?? (await (o.config as () => RunConfig | Promise<RunConfig>)());
       chain = o.chain ?? loadChainProfile(plan.casesDir, config.chain);
     }
     const session = await runSession({
       config, cases: plan.cases, chain, ledger: plan.ledger, reporters: o.reporters ?? [],
-      protocol: lightwalletProtocol, allowStale: o.allowStale ?? false,
+      protocol: lightwalletProtocol, allowStale: o.allowStale ?? false, allowBroadcast,
     });
     outcome = { results: new Map(session.results.map((r) => [r.caseId, r])), summary: session.summary };
   };

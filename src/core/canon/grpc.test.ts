@@ -22,6 +22,19 @@ describe("gRPC canonical form", () => {
     expect(grpcJson(empty)).toBe(empty.messages[0].json);
   });
 
+  test("cancelAfter: an answer with at least that many messages compares as those and OK; a shorter one as it is", () => {
+    const blocks = [1, 2, 3].map((n) => toBinary(BlockIDSchema, create(BlockIDSchema, { height: BigInt(n) })));
+    const whole = canonGrpc(grpcObs(blocks), BlockIDSchema, { ...stream, cancelAfter: 2 });
+    const cut = canonGrpc({ ...grpcObs(blocks.slice(0, 2), { code: 1, message: "cancelled by the client after 2 messages" }), endedBy: "cancelled" }, BlockIDSchema, { ...stream, cancelAfter: 2 });
+    for (const c of [whole, cut]) {
+      expect(c.status).toEqual({ code: 0, name: "OK", message: "" });
+      expect(c.messages.map((m) => m.json)).toEqual([{ height: "1", hash: "" }, { height: "2", hash: "" }]);
+    }
+    expect(whole.excluded.map((e) => e.path)).toEqual(["status", "[2]"]);
+    const short = canonGrpc(grpcObs(blocks.slice(0, 1), { code: 5, message: "not found" }), BlockIDSchema, { ...stream, cancelAfter: 2 });
+    expect([short.status.name, short.messages.length]).toEqual(["NOT_FOUND", 1]);
+  });
+
   test("re-encoding differs from the wire for non-canonical input; the wire bytes are kept", () => {
     const wire = bytes(0x12, 0x02, 0xaa, 0xbb, 0x08, 0x05); // hash before height
     const m = canonGrpc(grpcObs([wire]), BlockIDSchema, unary).messages[0];

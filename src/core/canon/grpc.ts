@@ -79,13 +79,20 @@ export interface GrpcCanonOptions {
    * had ended it with OK; every message is still compared.
    */
   openEnded?: boolean;
+  /**
+   * The case cancels the stream after this many messages: an answer with at least that
+   * many compares as those first messages and OK (what a cancelling client saw), whether
+   * the client cancelled it or the answer was derived whole (the oracle's).
+   */
+  cancelAfter?: number;
 }
 
 /** Options for an rpc, from its descriptor and the case's declarations. */
-export function grpcCanonOptions(method: DescMethod, c: { volatile?: readonly string[]; unordered?: boolean; openEnded?: unknown }): GrpcCanonOptions {
+export function grpcCanonOptions(method: DescMethod, c: { volatile?: readonly string[]; unordered?: boolean; openEnded?: unknown; cancelAfter?: number }): GrpcCanonOptions {
   return {
     streaming: method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming", volatile: c.volatile, unordered: c.unordered,
     ...(c.openEnded !== undefined ? { openEnded: true } : {}),
+    ...(c.cancelAfter !== undefined ? { cancelAfter: c.cancelAfter } : {}),
   };
 }
 
@@ -113,12 +120,20 @@ export function canonGrpc(obs: GrpcObservation, schema: DescMessage, options: Gr
     excluded.push({ pattern: "openEnded", path: "status", value: `${name}: ${obs.message}` });
     Object.assign(status, { code: 0, name: grpcCodeName(0), message: "" });
   }
+  let received = obs.messages;
+  if (options.cancelAfter !== undefined && received.length >= options.cancelAfter) {
+    const n = options.cancelAfter;
+    excluded.push({ pattern: "cancelAfter", path: "status", value: `${name}: ${obs.message}` });
+    Object.assign(status, { code: 0, name: grpcCodeName(0), message: "" });
+    received.slice(n).forEach((wire, i) => excluded.push({ pattern: "cancelAfter", path: appendIndex("", n + i), value: hex(wire) }));
+    received = received.slice(0, n);
+  }
   for (const p of statusPatterns) {
     excluded.push({ pattern: p.text, path: "status.message", value: obs.message });
     status.message = "";
   }
   const messages: GrpcMessageForm[] = [];
-  obs.messages.forEach((wire, i) => {
+  received.forEach((wire, i) => {
     const mine = stream.filter((p) => !p.select || (p.select.kind === "any" || (p.select.kind === "index" && p.select.index === i)));
     const prefix = messagePrefix(options.streaming, i);
     if (mine.some((p) => p.rest.length === 0)) {

@@ -14,6 +14,11 @@ describe("anchors", () => {
       .toEqual(["300", Buffer.from([0x10, 0xff, 0x00]).toString("base64"), Buffer.from([0x00, 0xff, 0x10]).toString("base64"), "10ff00"]);
   });
 
+  test("utf8: a string field spelled inside a $hex literal, repeated", () => {
+    const bytes = Buffer.from(resolveAnchors({ $hex: "0a05${addr|utf8}", $repeat: 2 }, anchors) as string, "base64");
+    expect([...bytes]).toEqual([...Buffer.from("\n\x05tmXYZ\n\x05tmXYZ", "latin1")]);
+  });
+
   test("interpolation inside a longer string", () => {
     expect(resolveAnchors("at ${tip}", anchors)).toBe("at 300");
   });

@@ -8,6 +8,8 @@
 //                   the protobuf JSON mapping
 //   ${tip_hash|be}  display-order hex → the same bytes, as base64
 //   ${x|hexle}      display-order hex → wire-order hex (for hex-carrying JSON fields)
+//   ${x|utf8}       the value's text as UTF-8 bytes in hex (to spell a string field in a
+//                   `$hex` literal, e.g. one address repeated ten thousand times)
 // Inside a longer string, `${…}` interpolates the value as text.
 
 export type AnchorValue = number | string;
@@ -27,7 +29,7 @@ export class AnchorSyntaxError extends Error {
   }
 }
 
-const EXPR = /^\s*([a-z][a-z0-9_]*)\s*(?:([+-])\s*(\d+))?\s*(?:\|\s*(le|be|str|hexle))?\s*$/;
+const EXPR = /^\s*([a-z][a-z0-9_]*)\s*(?:([+-])\s*(\d+))?\s*(?:\|\s*(le|be|str|hexle|utf8))?\s*$/;
 const WHOLE = /^\$\{([^}]*)\}$/;
 const PART = /\$\{([^}]*)\}/g;
 
@@ -49,7 +51,7 @@ function toBase64(bytes: Uint8Array): string {
 /** Evaluates one expression (the text between `${` and `}`). */
 export function evaluate(expression: string, anchors: Anchors): AnchorValue {
   const m = EXPR.exec(expression);
-  if (!m) throw new AnchorSyntaxError(expression, "expected name, name+N, name-N, optionally |le, |be, |str or |hexle");
+  if (!m) throw new AnchorSyntaxError(expression, "expected name, name+N, name-N, optionally |le, |be, |str, |hexle or |utf8");
   const [, name, sign, amount, filter] = m as unknown as [string, string, string?, string?, string?];
   if (!(name in anchors)) throw new MissingAnchorError(name);
   let value = anchors[name] as AnchorValue;
@@ -62,6 +64,8 @@ export function evaluate(expression: string, anchors: Anchors): AnchorValue {
       return value;
     case "str":
       return String(value);
+    case "utf8":
+      return toHex(new TextEncoder().encode(String(value)));
     case "le":
     case "be":
     case "hexle": {

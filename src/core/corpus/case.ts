@@ -44,6 +44,12 @@ export interface Case {
    * without a message, and that end compares as the server's OK. Messages are compared.
    */
   openEnded?: { quietMs: number };
+  /**
+   * A server-streaming rpc the client cancels (RST_STREAM CANCEL) once this many messages
+   * have come: those messages are compared, and the cancellation compares as the server's
+   * OK. It probes that a server stops cleanly mid-stream.
+   */
+  cancelAfter?: number;
   tags: string[];
   /** Lightwallet protocol versions the expectation holds for (semver range), if limited. */
   protocol?: string;
@@ -55,6 +61,12 @@ export interface Case {
   servedBy?: string[];
   /** Chain profiles the case applies to (all when absent). */
   chains?: string[];
+  /**
+   * Another case of the same method whose answer this one is expected to equal on the
+   * fixture chain, and why that is the point (e.g. an unknown field must be skipped);
+   * without it two cases of one method must not expect the same bytes there.
+   */
+  sameAnswerAs?: { case: string; why: string };
   /** Human description, shown in reports. */
   title?: string;
   source: SourceRef;

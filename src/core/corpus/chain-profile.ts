@@ -25,6 +25,8 @@ export interface ChainProfile {
   chainName?: string;
   /** Height the profile's constants were taken at, for chains that keep growing. */
   frozenAt?: number;
+  /** Display-order hash of the block at `frozenAt`. */
+  frozenHash?: string;
   anchors: Anchors;
   dynamic: Readonly<Record<string, DynamicAnchor>>;
 }
@@ -66,4 +68,13 @@ export function withDynamic(profile: ChainProfile, tip: { height: number; hash: 
   const out: Record<string, number | string> = { ...profile.anchors };
   for (const [name, kind] of Object.entries(profile.dynamic)) out[name] = kind === "tip_height" ? tip.height : tip.hash;
   return out;
+}
+
+/**
+ * Anchors for planning without an oracle (coverage): the dynamic ones stand at the block the
+ * profile's constants were taken at. Without `frozenAt` and `frozenHash` they stay missing.
+ */
+export function frozenAnchors(profile: ChainProfile): Anchors {
+  if (profile.frozenAt === undefined || profile.frozenHash === undefined) return profile.anchors;
+  return withDynamic(profile, { height: profile.frozenAt, hash: profile.frozenHash });
 }

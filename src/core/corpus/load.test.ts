@@ -119,6 +119,28 @@ describe("case files", () => {
     expect(c!.openEnded).toEqual({ quietMs: 1500 });
   });
 
+  test("cancelAfter is for server streams only; sameAnswerAs names another case of the file", () => {
+    expect(problemsOf([
+      "method: GetBlock",
+      "cases:",
+      "  - id: a",
+      "    request: {}",
+      "    cancelAfter: 1",
+      "  - id: b",
+      "    request: { height: 1 }",
+      "    sameAnswerAs: { case: c, why: \"no such case here\" }",
+    ].join("\n"))).toEqual([
+      "cases/grpc/GetBlock.yaml:5: cases[0].cancelAfter: only a gRPC server stream can be cancelled mid-way; GetBlock is unary",
+      'cases/grpc/GetBlock.yaml:8: cases[1].sameAnswerAs.case: no case "c" in this file',
+    ]);
+    const [c, d] = parseCaseFile([
+      "method: GetBlockRange", "cases:", "  - id: a", "    request: {}", "    cancelAfter: 2",
+      "  - id: b", "    request: { start: { height: 1 } }", "    sameAnswerAs: { case: a, why: \"the same first two blocks\" }",
+    ].join("\n"), "cases/grpc/GetBlockRange.yaml", "grpc", lightwalletProtocol);
+    expect(c!.cancelAfter).toBe(2);
+    expect(d!.sameAnswerAs).toEqual({ case: "GetBlockRange/a", why: "the same first two blocks" });
+  });
+
   test("JSON-RPC requests must be params arrays", () => {
     expect(() => parseCaseFile("method: getblock\ncases:\n  - id: a\n    request: {x: 1}\n", "cases/jsonrpc/getblock.yaml", "jsonrpc", lightwalletProtocol))
       .toThrow("cases/jsonrpc/getblock.yaml:4: cases[0].request: must be the positional params array");

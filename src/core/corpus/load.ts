@@ -43,15 +43,17 @@ interface RawCase {
   volatile?: string[];
   unordered?: boolean;
   openEnded?: { quietMs: number };
+  cancelAfter?: number;
   tags?: string[];
   protocol?: string;
   chains?: string[];
   servedBy?: string[];
+  sameAnswerAs?: { case: string; why: string };
 }
 type RawExpect = "agree" | "oracle" | "ok" | { error: (string | number)[] };
 interface RawFile {
   method: string;
-  defaults?: Omit<RawCase, "id" | "request" | "title">;
+  defaults?: Omit<RawCase, "id" | "request" | "title" | "sameAnswerAs" | "cancelAfter">;
   cases: RawCase[];
 }
 
@@ -122,16 +124,30 @@ export function parseCaseFile(text: string, displayName: string, transport: Tran
         problems.push({ file: displayName, line: located.lineOf(at), field: fieldName(at), message: "only a gRPC stream can be open-ended" });
       } else c.openEnded = openEnded;
     }
+    if (raw.cancelAfter !== undefined) {
+      const rpc = transport === "grpc" ? methods.service.methods.find((m) => m.name === file.method) : undefined;
+      if (!rpc || rpc.methodKind !== "server_streaming") {
+        problems.push({ file: displayName, line: located.lineOf(["cases", i, "cancelAfter"]), field: `cases[${i}].cancelAfter`,
+          message: `only a gRPC server stream can be cancelled mid-way; ${file.method} is ${rpc ? rpc.methodKind.replace("_", "-") : "JSON-RPC"}` });
+      } else c.cancelAfter = raw.cancelAfter;
+    }
     const chains = raw.chains ?? d.chains;
     if (chains !== undefined) c.chains = chains;
     const servedBy = raw.servedBy ?? d.servedBy;
     if (servedBy !== undefined) c.servedBy = servedBy;
     if (raw.title !== undefined) c.title = raw.title;
+    if (raw.sameAnswerAs !== undefined) c.sameAnswerAs = { case: `${file.method}/${raw.sameAnswerAs.case}`, why: raw.sameAnswerAs.why };
     if (transport === "jsonrpc" && !Array.isArray(raw.request)) {
       problems.push({ file: displayName, line: located.lineOf(["cases", i, "request"]), field: `cases[${i}].request`,
         message: "must be the positional params array of the JSON-RPC call" });
     }
     return c;
+  });
+  file.cases.forEach((raw, i) => {
+    const other = raw.sameAnswerAs?.case;
+    if (other === undefined || (seen.has(other) && other !== raw.id)) return;
+    problems.push({ file: displayName, line: located.lineOf(["cases", i, "sameAnswerAs", "case"]), field: `cases[${i}].sameAnswerAs.case`,
+      message: other === raw.id ? "a case cannot name itself" : `no case "${other}" in this file` });
   });
   if (problems.length > 0) throw new ProblemsError(problems);
   return cases;

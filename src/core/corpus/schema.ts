@@ -31,10 +31,15 @@ function caseSchema(implementations: readonly string[]) {
         type: "object", required: ["quietMs"], additionalProperties: false,
         properties: { quietMs: { type: "integer", minimum: 100, maximum: 600000 } },
       },
+      cancelAfter: { type: "integer", minimum: 1, maximum: 100000 },
       tags: { type: "array", items: { type: "string", pattern: "^[a-z0-9-]+$" } },
       protocol: { type: "string" },
       chains: { type: "array", items: { type: "string" }, minItems: 1 },
       servedBy: { type: "array", items: { enum: implementations }, minItems: 1 },
+      sameAnswerAs: {
+        type: "object", required: ["case", "why"], additionalProperties: false,
+        properties: { case: { type: "string", pattern: "^[a-z0-9][a-z0-9._-]*$" }, why: { type: "string", minLength: 10 } },
+      },
     },
   };
 }
@@ -81,6 +86,7 @@ export const chainProfileSchema = {
       description: "the name its servers give the chain (getblockchaininfo.chain, LightdInfo.chainName) when it is not the network's usual one",
     },
     frozenAt: { type: "integer", minimum: 0 },
+    frozenHash: { type: "string", pattern: "^[0-9a-f]{64}$" },
     anchors: {
       type: "object",
       propertyNames: { pattern: "^[a-z][a-z0-9_]*$" },

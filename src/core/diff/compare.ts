@@ -33,6 +33,8 @@ export interface CompareOptions {
   unordered?: boolean;
   /** A stream the client may have ended after a quiet period (see canon/grpc.ts). */
   openEnded?: boolean;
+  /** A stream the client cancels after this many messages (see canon/grpc.ts). */
+  cancelAfter?: number;
   /** Compute the JSON Patch; default true. */
   patch?: boolean;
 }
@@ -64,7 +66,10 @@ export function compareObservations(a: Observation, b: Observation, o: CompareOp
   if (same) return { left: o.left, right: o.right, identical: true, divergences: NONE, excluded: NO_EXCLUSIONS, volatile, unordered: false, patch: NONE };
   const schema = o.method?.output ?? o.schema;
   const streaming = o.method ? o.method.methodKind === "server_streaming" || o.method.methodKind === "bidi_streaming" : o.streaming;
-  const opts = { schema, streaming, volatile, unordered: o.unordered, lazy: true, ...(o.openEnded ? { openEnded: true } : {}) };
+  const opts = {
+    schema, streaming, volatile, unordered: o.unordered, lazy: true, ...(o.openEnded ? { openEnded: true } : {}),
+    ...(o.cancelAfter !== undefined ? { cancelAfter: o.cancelAfter } : {}),
+  };
   return compareCanonical(canonOf(a, opts), canonOf(b, opts), o);
 }
 

@@ -29,7 +29,7 @@ export interface Answer {
   firstByteMs?: number;
   fault?: Fault;
   /** The server kept an open-ended stream open; the client ended it after a quiet period. */
-  endedBy?: "quiet";
+  endedBy?: "quiet" | "cancelled";
   /** The exact bytes as hex: one entry per gRPC message, or the JSON-RPC body; empty when elided. */
   hex: string[];
   /** For an answer above the inline size, instead of its bytes and decoded form. */
@@ -86,6 +86,8 @@ export interface CaseResult {
   unordered: boolean;
   /** Declared open-ended: a stream the client ended after a quiet period compares as OK. */
   openEnded?: true;
+  /** Declared cancelled after this many messages: the first ones compare, the end as OK. */
+  cancelAfter?: number;
   /** Human-readable differences per compared pair, as JSON Patch; `omittedOps` past the kept ones. */
   patches: { left: string; right: string; ops: PatchOp[]; omittedOps?: number }[];
   /** With --golden: each build's answer against its recorded golden. */

@@ -33,7 +33,8 @@ function canonOptions(pc: PlannedCase): CanonOptions {
   const c = pc.case;
   if (c.transport === "jsonrpc") return { volatile: c.volatile };
   const streaming = pc.rpc!.methodKind === "server_streaming";
-  return { schema: pc.rpc!.output, streaming, volatile: c.volatile, unordered: c.unordered, lazy: true, ...(c.openEnded ? { openEnded: true } : {}) };
+  return { schema: pc.rpc!.output, streaming, volatile: c.volatile, unordered: c.unordered, lazy: true, ...(c.openEnded ? { openEnded: true } : {}),
+    ...(c.cancelAfter !== undefined ? { cancelAfter: c.cancelAfter } : {}) };
 }
 
 export function answerOf(side: string, obs: Observation, canon: Canonical, protocolVersion?: string, keep: Keeping = DEFAULT_KEEPING): Answer {

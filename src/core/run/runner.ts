@@ -78,6 +78,7 @@ async function ask(pc: PlannedCase, build: Build, conns: Connections): Promise<O
     const target = conns.grpc.get(build.name)!;
     return target.call(pc.rpc!, pc.request as GrpcPlannedRequest, {
       ...limits, maxMessages: build.maxStreamMessages, ...(c.openEnded ? { quietMs: c.openEnded.quietMs } : {}),
+      ...(c.cancelAfter !== undefined ? { cancelAfter: c.cancelAfter } : {}),
     });
   }
   const target = conns.jsonrpc.get(build.name)!;
@@ -172,6 +173,7 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
     ...(j.olderOracles ? { olderOracles: j.olderOracles } : {}),
     divergences, volatile: c.volatile, excluded: j.excluded, unordered: c.unordered, patches: j.patches.filter((p) => !faulted.has(p.right)),
     ...(c.openEnded ? { openEnded: true as const } : {}),
+    ...(c.cancelAfter !== undefined ? { cancelAfter: c.cancelAfter } : {}),
   };
 }
 

@@ -29,6 +29,8 @@ export interface StreamLimits {
   onMessage?: (bytes: Uint8Array, index: number) => void | Promise<void>;
   /** End an open-ended stream after this long without a message. */
   quietMs?: number;
+  /** Cancel the stream (RST_STREAM CANCEL) once this many messages have come. */
+  cancelAfter?: number;
 }
 
 const { NGHTTP2_CANCEL } = http2.constants;
@@ -194,6 +196,12 @@ export function runGrpcStream(
         if (!limits.onMessage) {
           keptBytes += next.length;
           obs.messages.push(next);
+          if (limits.cancelAfter !== undefined && obs.messageCount >= limits.cancelAfter) {
+            obs.code = GrpcCode.CANCELLED;
+            obs.message = `cancelled by the client after ${obs.messageCount} messages`;
+            obs.endedBy = "cancelled";
+            return settle();
+          }
           continue;
         }
         let pending: void | Promise<void>;

@@ -75,6 +75,8 @@ export interface GrpcCallOptions {
    * this long (see GrpcObservation.endedBy). Unset: wait for the server's status.
    */
   quietMs?: number;
+  /** Cancel a server stream once this many messages have come (see GrpcObservation.endedBy). */
+  cancelAfter?: number;
   /**
    * Receives each message payload as it arrives. When set, `messages` stays empty and
    * only `messageCount` grows, so a long sweep stays flat in memory. A returned promise
@@ -171,6 +173,7 @@ export async function callGrpc(
     maxCallBytes: opts.maxCallBytes ?? DEFAULT_MAX_CALL_BYTES,
     onMessage: opts.onMessage,
     ...(opts.quietMs !== undefined ? { quietMs: opts.quietMs } : {}),
+    ...(opts.cancelAfter !== undefined ? { cancelAfter: opts.cancelAfter } : {}),
   };
 
   // A session that received GOAWAY between calls makes request() throw; one fresh

@@ -57,8 +57,10 @@ export interface GrpcObservation {
    * "quiet": the server kept the stream open and the client ended it after `quietMs`
    * without a message (an open-ended stream, such as a mempool stream that ends only when
    * a block arrives). `code` is then CANCELLED, the client's own doing, and no fault.
+   * "cancelled": the client cancelled the stream mid-way once `cancelAfter` messages had
+   * come (a case probing cancellation); `code` is CANCELLED likewise.
    */
-  endedBy?: "quiet";
+  endedBy?: "quiet" | "cancelled";
 }
 
 export interface JsonRpcObservation {

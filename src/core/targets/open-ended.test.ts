@@ -30,9 +30,10 @@ afterAll(async () => {
   await server.close();
 });
 
-const call = (opts: { quietMs?: number; deadlineMs?: number; mode?: string }) =>
+const call = (opts: { quietMs?: number; deadlineMs?: number; mode?: string; cancelAfter?: number }) =>
   target.call(CompactTxStreamer.method.getMempoolStream, create(EmptySchema), {
     deadlineMs: opts.deadlineMs ?? 5000, ...(opts.quietMs !== undefined ? { quietMs: opts.quietMs } : {}),
+    ...(opts.cancelAfter !== undefined ? { cancelAfter: opts.cancelAfter } : {}),
     ...(opts.mode ? { headers: { "x-mode": opts.mode } } : {}),
   });
 
@@ -54,6 +55,16 @@ describe("open-ended streams", () => {
     expect(obs.endedBy).toBeUndefined();
     expect(obs.code).toBe(GrpcCode.OK);
     expect(obs.messages).toHaveLength(1);
+  });
+
+  test("cancelAfter: the client cancels mid-stream once that many messages came, keeping them, no fault", async () => {
+    const obs = await call({ cancelAfter: 1 });
+    expect(obs.fault).toBeUndefined();
+    expect(obs.endedBy).toBe("cancelled");
+    expect(obs.code).toBe(GrpcCode.CANCELLED);
+    expect(obs.messages.map((m) => [...m])).toEqual([[1, 2, 3]]);
+    // The connection is still good for the next call.
+    expect((await call({ cancelAfter: 2 })).messages).toHaveLength(2);
   });
 
   test("without quietMs the same open stream runs into the client's deadline, a fault", async () => {

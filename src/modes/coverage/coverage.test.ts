@@ -61,8 +61,25 @@ describe("coverageOf", () => {
 
   test("cases the chain cannot plan count for their rpc and are listed", () => {
     const c = coverageOf([grpcCase("x", "GetBlock", { height: "${no_such_anchor}" })], chain, lightwalletProtocol);
-    expect(c.skipped).toEqual([{ id: "GetBlock/x", reason: 'chain "t" has no anchor "no_such_anchor"' }]);
+    expect(c.skipped).toEqual([{ id: "GetBlock/x", kind: "unplannable", reason: 'chain "t" has no anchor "no_such_anchor"' }]);
     expect(c.unexercised.rpcs).not.toContain("GetBlock");
+  });
+
+  test("a case declared for other chains is listed apart from the unplannable ones", () => {
+    const only = { ...grpcCase("y", "GetBlock", { height: 1 }), chains: ["elsewhere"] };
+    const c = coverageOf([only], chain, lightwalletProtocol);
+    expect(c.skipped).toEqual([{ id: "GetBlock/y", kind: "other-chains", reason: "only for chains elsewhere" }]);
+    expect(formatCoverage(c).join("\n")).toMatch(/0 not plannable, 1 for other chains only[\s\S]*cases declared for other chains:\n {2}GetBlock\/y: only for chains elsewhere/);
+  });
+
+  test("dynamic anchors plan at the profile's frozen block; without one they are missing", () => {
+    const live: ChainProfile = { name: "live", network: "testnet", anchors: {}, dynamic: { tip: "tip_height", tip_hash: "tip_hash" } };
+    const cases = [grpcCase("t", "GetBlock", { height: "${tip}" }), grpcCase("h", "GetBlock", { hash: "${tip_hash|le}" })];
+    expect(coverageOf(cases, live, lightwalletProtocol).skipped.map((s) => s.kind)).toEqual(["unplannable", "unplannable"]);
+    const frozen = coverageOf(cases, { ...live, frozenAt: 7, frozenHash: "ab".repeat(32) }, lightwalletProtocol);
+    expect(frozen.skipped).toEqual([]);
+    expect(frozen.frozenTip).toEqual({ height: 7, hash: "ab".repeat(32) });
+    expect(formatCoverage(frozen)[1]).toMatch(/frozen block 7 /);
   });
 });
 
@@ -76,6 +93,19 @@ describe("the shipped corpus", () => {
     expect(c.unexercised.rpcs).toEqual(["GetSubtreeRoots"]);
     expect(c.unexercised.fields).toEqual(expect.arrayContaining(["GetSubtreeRootsArg.maxEntries"]));
     expect(formatCoverage(c).join("\n")).toMatch(/rpcs without a case:\n {2}GetSubtreeRoots/);
+  });
+
+  // Every case that does not need a mempool plans on the real chains; what does not is few
+  // and each says why (a mempool transaction is a property of the moment, not of the chain).
+  test.each(["testnet", "mainnet"])("on %s at most 10 cases cannot be planned, each listed with why", (name) => {
+    const c = coverageOf(corpus, loadChainProfile("cases", name), lightwalletProtocol);
+    const unplannable = c.skipped.filter((s) => s.kind === "unplannable");
+    expect(unplannable.length).toBeLessThanOrEqual(10);
+    for (const s of unplannable) expect(s.reason).toBe(`chain "${name}" has no anchor "txid_mempool"`);
+    for (const s of c.skipped.filter((x) => x.kind === "other-chains")) expect(s.reason).toMatch(/^only for chains /);
+    const text = formatCoverage(c).join("\n");
+    for (const s of c.skipped) expect(text).toContain(`  ${s.id}: ${s.reason}`);
+    expect(c.planned + c.skipped.length).toBe(corpus.length);
   });
 
   test("zconform coverage --json prints one stable object and exits 0", async () => {

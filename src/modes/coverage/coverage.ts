@@ -4,7 +4,7 @@
 // counts by the request a server would receive.
 
 import type { Case } from "../../core/corpus/case.js";
-import type { ChainProfile } from "../../core/corpus/chain-profile.js";
+import { frozenAnchors, type ChainProfile } from "../../core/corpus/chain-profile.js";
 import { planCases, type GrpcPlannedRequest } from "../../core/run/plan.js";
 import type { Protocol } from "../../core/run/protocol.js";
 import { inventory } from "./inventory.js";
@@ -15,8 +15,14 @@ export interface Coverage {
   cases: number;
   /** Cases whose requests were planned on the chain (and so walked). */
   planned: number;
-  /** Cases the chain cannot plan (a missing anchor, `chains:`): their rpc counts, their fields do not. */
-  skipped: { id: string; reason: string }[];
+  /**
+   * Cases not planned on the chain, each with why: `unplannable` (an anchor the chain
+   * profile lacks) or `other-chains` (the case declares `chains:` without this one). Their
+   * rpc counts, their fields do not.
+   */
+  skipped: { id: string; kind: "unplannable" | "other-chains"; reason: string }[];
+  /** Where the dynamic anchors (the live tip) stood for planning, when the profile has them. */
+  frozenTip?: { height: number; hash: string };
   rpcs: { name: string; cases: number }[];
   /** Per field path, the cases that set it, per rpc whose request reaches it. */
   fields: { path: string; cases: number; byRpc: Record<string, number> }[];
@@ -36,7 +42,7 @@ export interface Coverage {
 
 export function coverageOf(cases: readonly Case[], chain: ChainProfile, protocol: Pick<Protocol, "service" | "jsonRpcMethods">): Coverage {
   const inv = inventory(protocol);
-  const planned = planCases(cases, chain.anchors, chain.name, protocol);
+  const planned = planCases(cases, frozenAnchors(chain), chain.name, protocol);
   const count = new Map<string, number>();
   const bump = (key: string) => count.set(key, (count.get(key) ?? 0) + 1);
   const skipped: Coverage["skipped"] = [];
@@ -45,7 +51,7 @@ export function coverageOf(cases: readonly Case[], chain: ChainProfile, protocol
     const c = pc.case;
     bump(`${c.transport} ${c.method}`);
     if (pc.skipped) {
-      skipped.push({ id: c.id, reason: pc.skipped });
+      skipped.push({ id: c.id, kind: c.chains && !c.chains.includes(chain.name) ? "other-chains" : "unplannable", reason: pc.skipped });
       continue;
     }
     if (c.transport !== "grpc" || !pc.rpc) continue;
@@ -75,6 +81,8 @@ export function coverageOf(cases: readonly Case[], chain: ChainProfile, protocol
     cases: cases.length,
     planned: planned.length - skipped.length,
     skipped,
+    ...(Object.keys(chain.dynamic).length > 0 && chain.frozenAt !== undefined && chain.frozenHash !== undefined
+      ? { frozenTip: { height: chain.frozenAt, hash: chain.frozenHash } } : {}),
     rpcs, fields, enumValues, jsonrpcMethods,
     unexercised: {
       rpcs: rpcs.filter((r) => r.cases === 0).map((r) => r.name),
@@ -92,12 +100,18 @@ export function formatCoverage(c: Coverage): string[] {
   const ratio = (covered: number, total: number) => `${covered}/${total}`;
   const u = c.unexercised;
   const section = (title: string, items: readonly string[]) => (items.length === 0 ? [] : ["", `${title}:`, ...items.map((i) => `  ${i}`)]);
+  const skipped = (kind: Coverage["skipped"][number]["kind"]) => c.skipped.filter((s) => s.kind === kind).map((s) => `${s.id}: ${s.reason}`);
+  const unplannable = skipped("unplannable");
+  const elsewhere = skipped("other-chains");
   return [
-    `corpus coverage on chain ${c.chain}: ${c.cases} cases, ${c.planned} planned${c.skipped.length ? `, ${c.skipped.length} not plannable on this chain (their fields are not counted)` : ""}`,
+    `corpus coverage on chain ${c.chain}: ${c.cases} cases, ${c.planned} planned, ${unplannable.length} not plannable, ${elsewhere.length} for other chains only`,
+    ...(c.frozenTip ? [`  the live tip is planned at the profile's frozen block ${c.frozenTip.height} (${c.frozenTip.hash}); a run asks the oracle`] : []),
     `  gRPC rpcs          ${ratio(c.rpcs.length - u.rpcs.length, c.rpcs.length)}`,
     `  request fields     ${ratio(c.fields.length - u.fields.length, c.fields.length)}`,
     `  enum values        ${ratio(c.enumValues.length - u.enumValues.length, c.enumValues.length)}`,
     `  JSON-RPC methods   ${ratio(c.jsonrpcMethods.length - u.jsonrpcMethods.length, c.jsonrpcMethods.length)}`,
+    ...section("cases not plannable on this chain (their fields are not counted)", unplannable),
+    ...section("cases declared for other chains", elsewhere),
     ...section("rpcs without a case", u.rpcs),
     ...section("request fields no case sets to a non-default value", u.fields),
     ...section("fields set for some rpcs but not these", u.fieldsByRpc),

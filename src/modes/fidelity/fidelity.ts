@@ -50,7 +50,8 @@ export interface Fidelity {
 }
 
 /** The status an answer compares by: an open-ended stream the client ended counts as the server's OK. */
-const ending = (a: Answer, openEnded: boolean): [string, string] => (openEnded && a.endedBy === "quiet" ? ["OK", ""] : [a.status, a.message]);
+const ending = (a: Answer, openEnded: boolean): [string, string] =>
+  ((openEnded && a.endedBy === "quiet") || a.endedBy === "cancelled" ? ["OK", ""] : [a.status, a.message]);
 
 function sameAnswer(a: Answer, b: Answer, unordered: boolean, openEnded: boolean): boolean {
   const [sa, ma] = ending(a, openEnded);
