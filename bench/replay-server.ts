@@ -2,7 +2,7 @@
 // fixture reference build's GetBlockRange answers over the long chain
 // (src/zcash/fixture/chain/long.ts) once, as gRPC frames in one buffer, then serves each
 // call by writing the requested heights' frames in large batches, without building or
-// encoding anything per call. A bare reader drains it at several hundred thousand blocks/s,
+// encoding anything per call. A bare reader drains it at well over 100,000 blocks/s per build,
 // so what limits a client measured against it is the client.
 //
 // The encoding is kept in the system's temporary directory and reused by later runs.
