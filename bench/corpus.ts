@@ -1,22 +1,23 @@
 // The whole corpus against every profile of the fixture network (what `zconform demo`
-// runs), its wall time beside the builds' own response times from the JSON report's
-// `ms` fields. Two runs in this process against one fixture network:
-//   1. serial (one case at a time; a case's builds are still asked at once): the sum of
-//      the builds' answer times here is the baseline — each build's own response times,
-//      with no other case competing. Also the sum over cases of each case's slowest
-//      answer: the least a run that waits for every case's builds could take; the serial
-//      run's wall time over it is the runner's own overhead;
-//   2. the default run (16 cases in flight): the wall time measured against it.
-// Target: the default run's wall time < 1.5 × the baseline (also printed against the
-// stricter per-case-slowest sum). The same sums from the
-// default run are printed too; they are inflated by queueing (16 cases × 7 builds share
-// one event loop with the servers) and say little about the servers.
+// runs), its wall time beside the least time it could take. Two runs in this process
+// against one fixture network:
+//   1. serial (one case at a time; a case's builds are still asked at once): the sum over
+//      cases of each case's slowest answer (the JSON report's `answers[].ms`) is the
+//      baseline — a run that waits for every case's builds cannot take less, and with one
+//      case at a time no other case inflates those times. The serial run's wall time over
+//      it is the runner's own overhead per case;
+//   2. the default run (16 cases in flight): its wall time measured against that baseline.
+// Goal: the default run's wall time ≤ 1.2 × the baseline. The sum of all builds' answer
+// times is printed for reference only: the builds of a case are asked at once, so that
+// sum overstates the time a run needs by about the number of builds. The default run's
+// own sums are inflated by queueing (16 cases × 7 builds share one event loop with the
+// servers) and say little about the servers.
 // With hyperfine installed, the whole command (`zconform demo -q`, process start and
 // fixture start-up included) is timed as well.
 // Run: npx tsx bench/corpus.ts [cases=cases]
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { inputsFromFixture } from "../src/cli/inputs.js";
 import { jsonReporter, type JsonReport } from "../src/core/report/json.js";
@@ -66,17 +67,15 @@ try {
   await inputs.network?.close();
 }
 const s = (ms: number) => (ms / 1000).toFixed(1);
-console.log(`machine: ${cpus().length} CPUs (${cpus()[0]?.model}), Node ${process.version}; corpus ${casesDir}: ${parallel.cases} cases, ${parallel.answers} build answers, ${inputs.config.builds.length} profiles`);
+console.log(`machine: ${cpus().length} CPUs (${cpus()[0]?.model}), Node ${process.version}; corpus ${casesDir}: ${parallel.cases} cases, ${parallel.answers} build answers, ${inputs.config.builds.length} profiles; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 console.log("");
-console.log("| run | wall s | Σ builds' answer ms, s | Σ per case of its slowest answer, s | Σ oracle ms, s | wall / serial Σ builds |");
+console.log("| run | wall s | Σ per case of its slowest answer, s | wall / serial Σ per-case slowest | Σ builds' answer ms, s (reference only) | Σ oracle ms, s |");
 console.log("|---|---|---|---|---|---|");
 for (const [name, f] of [["serial (1 case at a time)", serial], ["default (16 cases in flight)", parallel]] as const) {
-  console.log(`| ${name} | ${s(f.wallMs)} | ${s(f.buildsMs)} | ${s(f.slowestMs)} | ${s(f.oracleMs)} | ${(f.wallMs / serial.buildsMs).toFixed(2)} |`);
+  console.log(`| ${name} | ${s(f.wallMs)} | ${s(f.slowestMs)} | ${(f.wallMs / serial.slowestMs).toFixed(2)} | ${s(f.buildsMs)} | ${s(f.oracleMs)} |`);
 }
 console.log("");
-console.log(`default run wall time / builds' own response times (serial Σ): ${(parallel.wallMs / serial.buildsMs).toFixed(2)} (target < 1.5)`);
-console.log(`default run wall time / serial Σ per case of its slowest answer: ${(parallel.wallMs / serial.slowestMs).toFixed(2)} ` +
-  "(the stricter reading: against the least time waiting for every case's slowest build takes)");
+console.log(`default run wall time / serial Σ per case of its slowest answer: ${(parallel.wallMs / serial.slowestMs).toFixed(2)} (goal ≤ 1.2)`);
 console.log(`serial run wall time / Σ per case of its slowest answer: ${(serial.wallMs / serial.slowestMs).toFixed(2)} ` +
   "(1.0 would be a runner that costs nothing beyond waiting for each case's slowest build)");
 

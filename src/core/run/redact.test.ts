@@ -26,6 +26,16 @@ describe("scrubber", () => {
     });
   });
 
+  test("a long string seen again is masked the same way", () => {
+    const long = `${"ab".repeat(200)}${SECRET}${"cd".repeat(200)}`;
+    const clean = "ef".repeat(300);
+    for (let i = 0; i < 3; i++) {
+      expect(scrub({ long, clean, again: [long] })).toEqual({
+        long: `${"ab".repeat(200)}***${"cd".repeat(200)}`, clean, again: [`${"ab".repeat(200)}***${"cd".repeat(200)}`],
+      });
+    }
+  });
+
   test("copies, never changes the value it was given", () => {
     const event = { a: [SECRET] };
     const copy = scrub(event);

@@ -38,13 +38,29 @@ describe("FrameReader", () => {
     );
   });
 
-  test("payloads are copies, not views of the pushed chunks", () => {
+  test("a payload inside one chunk is a view of it; one across chunks is a fresh copy", () => {
     const reader = new FrameReader(100);
-    const chunk = Buffer.from(encodeFrame(Uint8Array.from([1, 2, 3])));
-    reader.push(chunk);
-    const p = reader.next() as Uint8Array;
-    chunk.fill(0);
-    expect([...p]).toEqual([1, 2, 3]);
+    const chunk = Buffer.from([...encodeFrame(Uint8Array.from([1, 2, 3])), ...encodeFrame(Uint8Array.from([4, 5, 6]))]);
+    reader.push(chunk.subarray(0, 14));
+    const inside = reader.next() as Uint8Array;
+    expect([...inside]).toEqual([1, 2, 3]);
+    expect(inside.buffer).toBe(chunk.buffer);
+    reader.push(chunk.subarray(14));
+    const across = reader.next() as Uint8Array;
+    expect([...across]).toEqual([4, 5, 6]);
+    expect(across.buffer).not.toBe(chunk.buffer);
+  });
+
+  test("a header split across chunks is read the same as a whole one", () => {
+    const wire = encodeFrame(new Uint8Array(300).fill(7));
+    for (let cut = 1; cut < 5; cut++) {
+      const reader = new FrameReader(1000);
+      reader.push(wire.subarray(0, cut));
+      expect(reader.next()).toBeUndefined();
+      reader.push(wire.subarray(cut));
+      expect((reader.next() as Uint8Array).length).toBe(300);
+      expect(reader.finish()).toBeUndefined();
+    }
   });
 
   test("errors", () => {

@@ -1,7 +1,11 @@
 // gRPC length-prefixed framing: 1 flag byte, 4-byte big-endian length, payload.
 // The reader is fed DATA chunks as they arrive (chunk boundaries have nothing to do with
-// frame boundaries) and hands out each payload as a fresh copy, so a long stream never
-// holds more than one partial frame and the caller decides what to keep.
+// frame boundaries) and reads each frame where it lies: a payload inside one chunk is
+// handed out as a view of that chunk (nothing copied), one that spans chunks as a fresh
+// copy. A long stream never holds more than one partial frame. Views are safe because
+// nothing writes to a chunk once it was pushed (node:http2 gives every socket read its
+// own memory); a view keeps its chunk's memory alive, so a caller that keeps payloads
+// for long copies them (see grpc-stream.ts).
 
 import type { FaultKind } from "./observation.js";
 
@@ -54,18 +58,28 @@ export class FrameReader {
     if (this.failed) return this.failed;
     if (this.pendingLength < 0) {
       if (this.size < FRAME_HEADER_BYTES) return undefined;
-      const header = this.take(FRAME_HEADER_BYTES);
-      const flag = header[0]!;
-      const length = new DataView(header.buffer, header.byteOffset, 5).getUint32(1, false);
-      const where = `frame ${this.framesRead}`;
+      // The header is read where it lies; only a header split across chunks is walked
+      // byte by byte.
+      const chunk = this.chunks[this.head]!;
+      const at = this.offset;
+      let flag: number;
+      let length: number;
+      if (chunk.length - at >= FRAME_HEADER_BYTES) {
+        flag = chunk[at]!;
+        length = ((chunk[at + 1]! << 24) | (chunk[at + 2]! << 16) | (chunk[at + 3]! << 8) | chunk[at + 4]!) >>> 0;
+        this.skip(FRAME_HEADER_BYTES);
+      } else {
+        flag = this.byte();
+        length = ((this.byte() << 24) | (this.byte() << 16) | (this.byte() << 8) | this.byte()) >>> 0;
+      }
       if (flag === 1) {
-        return this.fail("compressed", `${where}: compressed flag set but no compression was negotiated`);
+        return this.fail("compressed", `frame ${this.framesRead}: compressed flag set but no compression was negotiated`);
       }
       if (flag !== 0) {
-        return this.fail("malformed-frame", `${where}: invalid flag byte 0x${hex2(flag)} (expected 0x00)`);
+        return this.fail("malformed-frame", `frame ${this.framesRead}: invalid flag byte 0x${hex2(flag)} (expected 0x00)`);
       }
       if (length > this.maxMessageBytes) {
-        return this.fail("too-large", `${where}: length prefix ${length} exceeds maxMessageBytes ${this.maxMessageBytes}`);
+        return this.fail("too-large", `frame ${this.framesRead}: length prefix ${length} exceeds maxMessageBytes ${this.maxMessageBytes}`);
       }
       this.pendingLength = length;
     }
@@ -97,30 +111,54 @@ export class FrameReader {
   private fail(kind: FrameError["kind"], detail: string): FrameError {
     this.failed = { kind, detail };
     this.chunks = [];
+    this.head = 0;
+    this.offset = 0;
     this.size = 0;
     return this.failed;
   }
 
+  /** One byte; the caller made sure it is there. */
+  private byte(): number {
+    const b = this.chunks[this.head]![this.offset]!;
+    this.skip(1);
+    return b;
+  }
+
+  /** Consumes n bytes that lie inside the current chunk. */
+  private skip(n: number): void {
+    this.offset += n;
+    this.size -= n;
+    if (this.offset === this.chunks[this.head]!.length) this.advance();
+  }
+
+  private advance(): void {
+    this.head++;
+    this.offset = 0;
+    // Drop consumed chunks now and then rather than shifting on every frame.
+    if (this.head > 64 || this.head === this.chunks.length) {
+      this.chunks = this.head === this.chunks.length ? [] : this.chunks.slice(this.head);
+      this.head = 0;
+    }
+  }
+
   private take(n: number): Uint8Array {
+    const chunk = this.chunks[this.head];
+    if (n === 0 || chunk === undefined) return new Uint8Array(0);
+    if (chunk.length - this.offset >= n) {
+      const view = chunk.subarray(this.offset, this.offset + n);
+      this.skip(n);
+      return view;
+    }
     const out = new Uint8Array(n);
     let filled = 0;
     while (filled < n) {
-      const chunk = this.chunks[this.head]!;
-      const avail = chunk.length - this.offset;
-      const want = Math.min(avail, n - filled);
-      out.set(chunk.subarray(this.offset, this.offset + want), filled);
+      const c = this.chunks[this.head]!;
+      const want = Math.min(c.length - this.offset, n - filled);
+      out.set(c.subarray(this.offset, this.offset + want), filled);
       filled += want;
       this.offset += want;
-      if (this.offset === chunk.length) {
-        this.head++;
-        this.offset = 0;
-      }
-    }
-    this.size -= n;
-    // Drop consumed chunks now and then rather than shifting on every frame.
-    if (this.head > 64 || this.head === this.chunks.length) {
-      this.chunks = this.chunks.slice(this.head);
-      this.head = 0;
+      this.size -= want;
+      if (this.offset === c.length) this.advance();
     }
     return out;
   }

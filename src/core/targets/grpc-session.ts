@@ -32,8 +32,8 @@ export interface GrpcConnectionOptions {
 // distant server; a larger one only means more bytes in flight that a cancelled stream
 // (deadline, too-long) still has to receive and drop. The connection window lets a few
 // concurrent streams run at full speed.
-const STREAM_WINDOW_BYTES = 2 * 1024 * 1024;
-const SESSION_WINDOW_BYTES = 16 * 1024 * 1024;
+export const STREAM_WINDOW_BYTES = 2 * 1024 * 1024;
+export const SESSION_WINDOW_BYTES = 16 * 1024 * 1024;
 
 export class GrpcConnection {
   readonly endpoint: GrpcEndpoint;

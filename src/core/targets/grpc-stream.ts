@@ -195,7 +195,9 @@ export function runGrpcStream(
         hush();
         if (!limits.onMessage) {
           keptBytes += next.length;
-          obs.messages.push(next);
+          // A kept view would pin its whole socket read (up to 64 KiB) for as long as the
+          // observation lives; a streamed one is let go as soon as the caller is done.
+          obs.messages.push(next.byteLength === next.buffer.byteLength ? next : next.slice());
           if (limits.cancelAfter !== undefined && obs.messageCount >= limits.cancelAfter) {
             obs.code = GrpcCode.CANCELLED;
             obs.message = `cancelled by the client after ${obs.messageCount} messages`;

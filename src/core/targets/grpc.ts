@@ -81,7 +81,8 @@ export interface GrpcCallOptions {
    * Receives each message payload as it arrives. When set, `messages` stays empty and
    * only `messageCount` grows, so a long sweep stays flat in memory. A returned promise
    * pauses the stream (HTTP/2 flow control) until it settles; if it rejects or the
-   * callback throws, the call is cancelled and rejects with that error.
+   * callback throws, the call is cancelled and rejects with that error. The bytes may be
+   * a view of a larger received buffer (never written to again): copy what is kept long.
    */
   onMessage?: (bytes: Uint8Array, index: number) => void | Promise<void>;
 }
