@@ -4,25 +4,19 @@
 // server and its emulation must be explained by the ledger. Without the binary the suite
 // is skipped locally and fails under CI=true (.ci/run installs it).
 
-import { beforeAll, describe, expect, test } from "@jest/globals";
+import { beforeAll, describe, expect } from "@jest/globals";
 import { Ajv } from "ajv";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fidelityJson } from "../src/cli/fidelity.js";
 import type { RunEvent } from "../src/core/results/events.js";
 import type { FidelityRun } from "../src/modes/fidelity/run.js";
-import { binaryPath, isInstalled, loadPins, pinsOf } from "../src/zcash/real/pins.js";
 import { realBuildName } from "../src/zcash/real/servers.js";
 import { recordedFidelityRun } from "./tools/real-fidelity.js";
+import { realGate } from "./tools/real-gate.js";
 
 const GOLDEN = join(import.meta.dirname, "..", "golden");
-const pin = pinsOf(loadPins(), "lightwalletd")[0]!;
-const installed = isInstalled(pin);
-if (!installed && process.env.CI === "true") {
-  throw new Error(`real lightwalletd ${pin.version} is not installed at ${binaryPath(pin)}: CI installs it with npm run real:install -- --only lightwalletd`);
-}
-if (!installed) console.warn(`skipped: real lightwalletd ${pin.version} is not installed at ${binaryPath(pin)} (npm run real:install -- --only lightwalletd)`);
-const realTest = installed ? test : test.skip;
+const { pin, installed, realTest } = realGate("lightwalletd");
 
 describe(`real lightwalletd ${pin.version} against the fixture`, () => {
   let run: FidelityRun;

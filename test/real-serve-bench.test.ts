@@ -5,23 +5,17 @@
 // skipped locally and fails under CI=true (.ci/run installs it). Figures are checked for
 // consistency only, never against a time.
 
-import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, expect } from "@jest/globals";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serveBenchCommand } from "../src/cli/serve-bench.js";
 import type { ServeBenchReport } from "../src/modes/serve-bench/report.js";
-import { binaryPath, isInstalled, loadPins, pinsOf } from "../src/zcash/real/pins.js";
 import { realBuildName } from "../src/zcash/real/servers.js";
 import { schemaErrors } from "./schemas.test-helper.js";
+import { realGate } from "./tools/real-gate.js";
 
-const pin = pinsOf(loadPins(), "lightwalletd")[0]!;
-const installed = isInstalled(pin);
-if (!installed && process.env.CI === "true") {
-  throw new Error(`real lightwalletd ${pin.version} is not installed at ${binaryPath(pin)}: CI installs it with npm run real:install -- --only lightwalletd`);
-}
-if (!installed) console.warn(`skipped: real lightwalletd ${pin.version} is not installed at ${binaryPath(pin)} (npm run real:install -- --only lightwalletd)`);
-const realTest = installed ? test : test.skip;
+const { pin, installed, realTest } = realGate("lightwalletd");
 
 const name = realBuildName(pin);
 const dir = mkdtempSync(join(tmpdir(), "zconform-real-serve-bench-"));

@@ -4,24 +4,18 @@
 // build of zainod takes over an hour on two cores, longer than CI can wait, so CI runs it
 // only where the machine already has it (npm run real:install -- --only zainod).
 
-import { beforeAll, describe, expect, test } from "@jest/globals";
+import { beforeAll, describe, expect } from "@jest/globals";
 import { Ajv } from "ajv";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fidelityJson } from "../src/cli/fidelity.js";
 import type { RunEvent } from "../src/core/results/events.js";
 import { profileFor, type FidelityRun } from "../src/modes/fidelity/run.js";
-import { binaryPath, isInstalled, loadPins, pinsOf } from "../src/zcash/real/pins.js";
 import { realBuildName } from "../src/zcash/real/servers.js";
 import { recordedFidelityRun } from "./tools/real-fidelity.js";
+import { realGate } from "./tools/real-gate.js";
 
-const pin = pinsOf(loadPins(), "zainod")[0]!;
-const installed = isInstalled(pin);
-if (!installed) {
-  console.warn(`skipped: real zainod ${pin.version} is not installed at ${binaryPath(pin)} (npm run real:install -- --only zainod; `
-    + "its cargo build takes over an hour, longer than CI waits, so CI skips this suite too)");
-}
-const realTest = installed ? test : test.skip;
+const { pin, installed, realTest } = realGate("zainod");
 
 describe(`real zainod ${pin.version} against the fixture`, () => {
   let run: FidelityRun;
