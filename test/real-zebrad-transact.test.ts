@@ -8,7 +8,7 @@
 // has it (npm run real:install -- --only zebrad).
 
 import { create, fromBinary } from "@bufbuild/protobuf";
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect } from "@jest/globals";
 import { regtestDocument } from "../src/cli/regtest.js";
 import type { RunConfig } from "../src/core/targets/config.js";
 import { grpcTarget } from "../src/core/targets/grpc.js";
@@ -17,7 +17,8 @@ import { regtestWith } from "../src/zcash/codec/network.js";
 import { chainAnchors, chainFromBlocks } from "../src/zcash/fixture/chain/index.js";
 import { CompactTxStreamer, RawTransactionSchema, SendResponseSchema } from "../src/zcash/gen/walletrpc/service_pb.js";
 import { startLightwalletd, type RunningRealServer } from "../src/zcash/real/lightwalletd.js";
-import { binaryPath, isInstalled, loadPins, pinsOf } from "../src/zcash/real/pins.js";
+import { isInstalled, loadPins, pinsOf } from "../src/zcash/real/pins.js";
+import { realGate } from "./tools/real-gate.js";
 import { realBuildName } from "../src/zcash/real/servers.js";
 import type { RegtestNetwork } from "../src/zcash/real/regtest-network.js";
 import { startZainod } from "../src/zcash/real/zainod.js";
@@ -28,14 +29,7 @@ import { MIN_FIRST_STRETCH, mineWithTransactions, p2shAddress, walletKeys, type 
 import { startZebrad, type RunningZebrad } from "../src/zcash/real/zebrad.js";
 import type { MinedStretch } from "../src/zcash/real/regtest-chain.js";
 
-const pins = loadPins();
-const pin = pinsOf(pins, "zebrad")[0]!;
-const installed = isInstalled(pin);
-if (!installed) {
-  console.warn(`skipped: real zebrad ${pin.version} is not installed at ${binaryPath(pin)} (npm run real:install -- --only zebrad; `
-    + "its cargo build takes over an hour, longer than CI waits, so CI skips this suite too)");
-}
-const realTest = installed ? test : test.skip;
+const { pin, installed, realTest } = realGate("zebrad");
 
 interface ZebraUtxo {
   txid: string;
@@ -59,7 +53,7 @@ describe(`the wallet's transactions on real zebrad ${pin.version}`, () => {
     ({ stretches, transact: report } = await mineWithTransactions(z, recipe));
     const tip = await z.rpc<number>("getblockcount");
     for (const name of ["lightwalletd", "zainod"] as const) {
-      const p = pinsOf(pins, name)[0];
+      const p = pinsOf(loadPins(), name)[0];
       if (p && isInstalled(p)) indexers.push(name === "lightwalletd" ? await startLightwalletd(p, z.nodeRpc(), { tip }) : await startZainod(p, z.nodeRpc(), { tip }));
       else console.warn(`SendTransaction through ${name} not checked: it is not installed (npm run real:install -- --only ${name})`);
     }

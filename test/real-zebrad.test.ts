@@ -6,7 +6,7 @@
 // CI can wait, so CI runs it only where the machine already has it
 // (npm run real:install -- --only zebrad).
 
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,19 +15,13 @@ import { prepareRegtestRun, regtestDocument, type PreparedRegtestRun } from "../
 import { runSession, type SessionResult } from "../src/core/run/session.js";
 import { decodeBlock, displayHex, hexToBytes } from "../src/zcash/codec/index.js";
 import { lightwalletProtocol } from "../src/zcash/protocol.js";
-import { binaryPath, isInstalled, loadPins, pinsOf } from "../src/zcash/real/pins.js";
+import { isInstalled, loadPins, pinsOf } from "../src/zcash/real/pins.js";
+import { realGate } from "./tools/real-gate.js";
 import { realBuildName } from "../src/zcash/real/servers.js";
 import { schemaErrors } from "./schemas.test-helper.js";
 import { CASES } from "./tools/real-fidelity.js";
 
-const pins = loadPins();
-const pin = pinsOf(pins, "zebrad")[0]!;
-const installed = isInstalled(pin);
-if (!installed) {
-  console.warn(`skipped: real zebrad ${pin.version} is not installed at ${binaryPath(pin)} (npm run real:install -- --only zebrad; `
-    + "its cargo build takes over an hour, longer than CI waits, so CI skips this suite too)");
-}
-const realTest = installed ? test : test.skip;
+const { pin, installed, realTest } = realGate("zebrad");
 const METHODS = ["GetLatestBlock", "GetBlock", "GetBlockRange", "GetTreeState", "GetTaddressBalance", "GetAddressUtxos", "getblock", "getblockchaininfo", "z_gettreestate"];
 const quiet = { stdout: () => {}, stderr: () => {} };
 
@@ -66,7 +60,7 @@ describe(`real zebrad ${pin.version} on regtest`, () => {
   realTest("the matrix holds zebrad, lightwalletd and zaino (real) beside the reference and the emulations, with zebrad's JSON-RPC as the oracle", () => {
     const builds = prepared.inputs.config.builds;
     const real = builds.filter((b) => !b.emulated && b.pin !== undefined).map((b) => b.name);
-    const indexers = ["lightwalletd", "zainod"].map((n) => pinsOf(pins, n as "lightwalletd" | "zainod")[0]!).filter((p) => isInstalled(p));
+    const indexers = ["lightwalletd", "zainod"].map((n) => pinsOf(loadPins(), n as "lightwalletd" | "zainod")[0]!).filter((p) => isInstalled(p));
     expect(real).toEqual([realBuildName(pin), ...indexers.map(realBuildName)]);
     expect(builds.filter((b) => b.emulated).length).toBeGreaterThan(0);
     expect(builds.some((b) => b.name === "reference")).toBe(true);

@@ -17,7 +17,7 @@ import type { Output } from "./output.js";
 import { probeInputs, type ProbeChoice } from "./probe-inputs.js";
 import type { Command } from "commander";
 import { casesOption } from "./cases-option.js";
-import { collect, fixtureChoice } from "./options.js";
+import { buildsChoice, collect, fixtureChoice } from "./options.js";
 import { startModeStream } from "./mode-reporters.js";
 
 export interface LatencyCommandOptions extends ProbeChoice {
@@ -96,11 +96,9 @@ export async function latencyCommand(o: LatencyCommandOptions, out: Output): Pro
 
 /** Declares `zconform latency` on the program. */
 export function registerLatency(program: Command, io: Output): void {
-  fixtureChoice(program.command("latency")
+  fixtureChoice(buildsChoice(program.command("latency")
     .description("time N calls per small unary rpc and build; p50/p90/p99/max and a histogram; reports a plateau near 40 ms " +
-      "(TCP_NODELAY missing on one side, delayed ACKs on the other) as a latency divergence the ledger can classify")
-    .option("-c, --config <file>", "builds config (default: the embedded fixture network)")
-    .option("--build <name>", "with --config: only these builds; repeatable", collect)
+      "(TCP_NODELAY missing on one side, delayed ACKs on the other) as a latency divergence the ledger can classify"))
     .option("--reference <build>", "the build whose timings are the baseline (default: \"reference\" if present)")
     .option("--rpc <name>", "rpcs to time (default GetLatestBlock, GetLightdInfo, GetTreeState, GetTaddressBalance); repeatable", collect)
     .option("-n, --calls <n>", "timed calls per rpc and build", "200")

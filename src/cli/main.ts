@@ -12,7 +12,7 @@ import { fixtureCommand } from "./fixture.js";
 import { fidelityCommand } from "./fidelity.js";
 import { registerLatency } from "./latency.js";
 import { registerMerge } from "./merge.js";
-import { collect, oneOf, positiveInt, profileList, SHARD_HELP } from "./options.js";
+import { buildsChoice, collect, oneOf, positiveInt, profileList, SHARD_HELP } from "./options.js";
 import { regtestCommand } from "./regtest.js";
 import { runLikeCommand, type RunLikeOptions } from "./run.js";
 import { serveBenchCommand } from "./serve-bench.js";
@@ -198,15 +198,13 @@ program.command("darkside")
     process.exitCode = await darksideCommand(opts, io);
   });
 
-program.command("serve-bench")
+buildsChoice(program.command("serve-bench")
   .description("the serving benchmark of the published comparison of lightwallet servers: GetBlockRange blocks/s over 1,000 blocks and over the " +
     "whole wallet download (Sapling activation to the tip), 1 to 128 concurrent clients on ranges and on single-block GetBlock, small unary rpcs' " +
     "latency; each scenario repeated, median and spread, the client's own CPU time beside it. With --real, also each real server's time to its " +
     "first answer and to the tip, its CPU time and index size on disk.\n" +
     "Without --config: the embedded fixture network's reference build (--profile adds emulations). Exit 0 when every call answered in full, " +
-    "3 when a build was unreachable or a call failed, 2 for bad input, 130/143 interrupted (report written, partial)")
-  .option("-c, --config <file>", "builds config (default: the embedded fixture network)")
-  .option("--build <name>", "with --config: only these builds; repeatable", collect)
+    "3 when a build was unreachable or a call failed, 2 for bad input, 130/143 interrupted (report written, partial)"))
   .option("--profile <name>", `fixture: benchmark these profiles (default reference; ${PROFILE_NAMES.join(", ")}); repeatable`, profileList)
   .option("--chain <file>", "fixture: serve real raw blocks from this file instead of the synthetic chain")
   .option("--real", "fixture: also start the installed real servers of real-servers.yaml (lightwalletd, zainod) against the fixture's JSON-RPC and benchmark them")

@@ -25,6 +25,13 @@ export function fixtureChoice(cmd: Command): Command {
     .option("--chain <file>", "fixture: serve real raw blocks from this file instead of the synthetic chain");
 }
 
+/** -c/--config and --build of the commands that measure configured builds. */
+export function buildsChoice(cmd: Command): Command {
+  return cmd
+    .option("-c, --config <file>", "builds config (default: the embedded fixture network)")
+    .option("--build <name>", "with --config: only these builds; repeatable", collect);
+}
+
 export function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a positive integer");

@@ -31,7 +31,7 @@ import type { Output } from "./output.js";
 import { lightwalletProtocol } from "../zcash/protocol.js";
 import type { Command } from "commander";
 import { casesOption } from "./cases-option.js";
-import { collect, fixtureChoice } from "./options.js";
+import { buildsChoice, fixtureChoice } from "./options.js";
 import { startModeStream } from "./mode-reporters.js";
 
 export interface SweepCommandOptions {
@@ -223,14 +223,12 @@ export async function sweepCommand(o: SweepCommandOptions, out: Output): Promise
 
 /** Declares `zconform sweep` on the program. */
 export function registerSweep(program: Command, io: Output): void {
-  fixtureChoice(program.command("sweep")
+  fixtureChoice(buildsChoice(program.command("sweep")
     .description("stream GetBlockRange over a whole range from every build at once and compare block by block " +
       "(raw bytes first, decoding only where they differ); memory stays flat however long the range.\n" +
-      "Without --config: the embedded fixture network (emulated builds). Exit 0 when every divergence is known, 1 when any is new, 2 for bad input")
+      "Without --config: the embedded fixture network (emulated builds). Exit 0 when every divergence is known, 1 when any is new, 2 for bad input"))
     .requiredOption("--from <height>", "first height")
     .option("--to <height>", "last height, or \"tip\" (default: the tip, from the oracle or the reference build)")
-    .option("-c, --config <file>", "builds config (default: the embedded fixture network)")
-    .option("--build <name>", "with --config: only these builds; repeatable", collect)
     .option("--reference <build>", "the build every other is compared against when there is no oracle (default: \"reference\" if present, else the first)")
     .option("--pool-types <list>", "BlockRange.poolTypes, comma separated: TRANSPARENT,SAPLING,ORCHARD,IRONWOOD (default none: the server's shielded default)")
     .option("--oracle", "compare every block with the one derived from the oracle's getblock (batched JSON-RPC) instead of with the reference build")

@@ -12,7 +12,7 @@ import type { Output } from "./output.js";
 import { probeInputs, type ProbeChoice } from "./probe-inputs.js";
 import type { Command } from "commander";
 import { casesOption } from "./cases-option.js";
-import { collect, fixtureChoice } from "./options.js";
+import { buildsChoice, fixtureChoice } from "./options.js";
 import { startModeStream } from "./mode-reporters.js";
 
 export interface WireCostCommandOptions extends ProbeChoice {
@@ -48,11 +48,9 @@ export async function wirecostCommand(o: WireCostCommandOptions, out: Output): P
 
 /** Declares `zconform wirecost` on the program. */
 export function registerWirecost(program: Command, io: Output): void {
-  fixtureChoice(program.command("wirecost")
+  fixtureChoice(buildsChoice(program.command("wirecost")
     .description("bytes on the wire and decode time of the same data over both transports: GetBlock vs getblock 0/1, " +
-      "GetTransaction vs getrawtransaction 0/1, GetTreeState vs z_gettreestate, per build serving both")
-    .option("-c, --config <file>", "builds config (default: the embedded fixture network)")
-    .option("--build <name>", "with --config: only these builds; repeatable", collect)
+      "GetTransaction vs getrawtransaction 0/1, GetTreeState vs z_gettreestate, per build serving both"))
     .option("-n, --calls <n>", "calls per request (median time reported)", "20")
     .addOption(casesOption("corpus folder: chain profiles (anchors for requests)"))
     .option("--json <file>", "write the wire-cost report (JSON) to this file")

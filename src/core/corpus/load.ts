@@ -4,17 +4,16 @@
 import { existsSync, readdirSync } from "node:fs";
 import { INPUT_LIMITS, readInput } from "../io/input-limits.js";
 import { basename, join, relative } from "node:path";
-import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv } from "ajv";
 import semver from "semver";
 import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "../targets/observation.js";
 import { fieldName, parseLocated, ProblemsError, type Problem } from "../io/located-yaml.js";
-import { schemaProblems } from "../io/schema-problems.js";
+import { schemaProblems, validatorsByImplementations } from "../io/schema-problems.js";
 import type { Case, Expectation } from "./case.js";
 import { caseFileSchema } from "./schema.js";
 
 const ajv = new Ajv({ allErrors: true, strict: false });
-const validators = new WeakMap<readonly string[], ValidateFunction>();
 
 /**
  * What a case file may name, from the protocol (src/core/run/protocol.ts): its gRPC
@@ -26,14 +25,7 @@ export interface CorpusMethods {
   implementations: readonly string[];
 }
 
-function validatorFor(implementations: readonly string[]): ValidateFunction {
-  let v = validators.get(implementations);
-  if (!v) {
-    v = ajv.compile(caseFileSchema(implementations));
-    validators.set(implementations, v);
-  }
-  return v;
-}
+const validatorFor = validatorsByImplementations(ajv, caseFileSchema);
 
 interface RawCase {
   id: string;

@@ -3,7 +3,7 @@
 // map), in words rather than the validator's, with the nearest known name for a
 // misspelt field. A schema says a field's words itself with `x-message`.
 
-import type { ErrorObject, ValidateFunction } from "ajv";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import { hintFor } from "./did-you-mean.js";
 import { fieldName, pathOfPointer, pointer, type Located, type PathPart, type Problem } from "./located-yaml.js";
 
@@ -80,4 +80,20 @@ function plainMessage(e: ErrorObject): string {
     return words[t] ?? `must be ${t}`;
   }
   return e.message ?? e.keyword;
+}
+
+/**
+ * Schemas that depend on a protocol's implementation names, compiled once per list (each
+ * protocol passes its own array, so the array itself is the key).
+ */
+export function validatorsByImplementations(ajv: Ajv, schemaOf: (implementations: readonly string[]) => object): (implementations: readonly string[]) => ValidateFunction {
+  const compiled = new WeakMap<readonly string[], ValidateFunction>();
+  return (implementations) => {
+    let v = compiled.get(implementations);
+    if (!v) {
+      v = ajv.compile(schemaOf(implementations));
+      compiled.set(implementations, v);
+    }
+    return v;
+  };
 }

@@ -2,14 +2,14 @@
 // and the limits each run uses. Every problem names the file, the line and the field,
 // and all problems are reported at once.
 
-import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv } from "ajv";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { ConfigError, type ConfigProblem } from "./config-errors.js";
 import { configSchema } from "./config-schema.js";
 import { fieldName, type PathPart } from "../io/located-yaml.js";
-import { schemaProblems, X_MESSAGE } from "../io/schema-problems.js";
+import { schemaProblems, validatorsByImplementations, X_MESSAGE } from "../io/schema-problems.js";
 import { readConfigYaml } from "./config-yaml.js";
 import type { Auth, GrpcEndpoint, JsonRpcEndpoint } from "./endpoint.js";
 
@@ -111,16 +111,8 @@ export function loadConfig(path: string, protocol: Implementations, opts: ParseO
 
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
 ajv.addVocabulary([X_MESSAGE]);
-const validators = new WeakMap<readonly string[], ValidateFunction>();
 
-function validatorFor(implementations: readonly string[]): ValidateFunction {
-  let v = validators.get(implementations);
-  if (!v) {
-    v = ajv.compile(configSchema(implementations));
-    validators.set(implementations, v);
-  }
-  return v;
-}
+const validatorFor = validatorsByImplementations(ajv, configSchema);
 
 interface RawEndpoint {
   url: string;
