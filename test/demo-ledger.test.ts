@@ -111,7 +111,8 @@ const ZEBRA: Record<string, Shows> = {
   "zebra-no-transparent-fields": ["zebra-no-transparent-data", "zebra-pool-types-ignored"],
   "zebra-shielded-txs-only": "zebra-no-transparent-data",
   "zebra-nullifiers-drop-empty": "zebra-no-transparent-data",
-  "zebra-status-codes": ["zebra-send-empty", "zebra-taddr-range", "zebra-range-above-tip-not-found", "zebra-range-height-zero-refused"],
+  "zebra-status-codes": ["zebra-send-empty", "zebra-taddr-range", "zebra-range-above-tip-not-found", "zebra-range-height-zero-refused",
+    "zebra-range-by-hash-refused", "zebra-exclude-too-long-skipped"],
   "zebra-ping-disabled": "ping-disabled",
   // Its build fields are declared volatile (the oracle cannot vouch for them); the missing
   // upgrade fields show, since the fixture chain has pending upgrades.
