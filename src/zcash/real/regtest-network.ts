@@ -10,13 +10,12 @@ import { DEFAULT_LIMITS, type Build, type Limits } from "../../core/targets/conf
 import { regtestWith } from "../codec/network.js";
 import { loadRealChain } from "../fixture/chain/real.js";
 import { startFixtureNetwork, type FixtureNetwork, type ProfileName } from "../fixture/network.js";
-import { startLightwalletd, type RunningRealServer } from "./lightwalletd.js";
-import { binaryPath, describePin, isInstalled, loadPins, pinsOf } from "./pins.js";
+import type { RunningRealServer } from "./lightwalletd.js";
+import { describePin, loadPins, pinsOf } from "./pins.js";
 import { RealServerError } from "./process.js";
 import { exportBlocks, mineRecipe, type MinedStretch, type RegtestRecipe } from "./regtest-chain.js";
 import { mineWithTransactions, type TransactReport } from "./regtest-transact.js";
-import { realBuildName } from "./servers.js";
-import { startZainod } from "./zainod.js";
+import { realBuildName, startIndexers } from "./servers.js";
 import { startZebrad, type RunningZebrad } from "./zebrad.js";
 
 export interface RegtestNetworkOptions {
@@ -82,22 +81,7 @@ export async function startRegtestNetwork(o: RegtestNetworkOptions): Promise<Reg
     // The fixture's mempool is zebrad's: the transactions the wallet left unmined.
     const model = loadRealChain(o.blocksFile, { network, label: "regtest", trees: {}, ...(transact ? { mempool: transact.mempoolRaw } : {}) });
     fixture = await startFixtureNetwork({ chain: model, ...(o.profiles ? { profiles: o.profiles } : {}) });
-    const notes: string[] = [];
-    const node = zebrad.nodeRpc();
-    for (const name of o.indexers ?? ["lightwalletd", "zainod"] as const) {
-      const pin = pinsOf(pins, name)[0];
-      if (!pin) continue;
-      if (!isInstalled(pin)) {
-        notes.push(`${realBuildName(pin)} not started: ${binaryPath(pin)} is not installed (npm run real:install -- --only ${pin.name})`);
-        continue;
-      }
-      try {
-        indexers.push(name === "lightwalletd" ? await startLightwalletd(pin, node, { tip, keep: o.keep }) : await startZainod(pin, node, { tip, keep: o.keep }));
-      } catch (e) {
-        if (!(e instanceof RealServerError)) throw e;
-        notes.push(`${realBuildName(pin)} not started: ${e.message}`);
-      }
-    }
+    const notes = await startIndexers(pins, o.indexers ?? ["lightwalletd", "zainod"], zebrad.nodeRpc(), { tip, ...(o.keep ? { keep: true } : {}) }, indexers);
     const timings: RegtestTimings = {
       zebradStartMs: zebrad.startMs, stretches, exportMs,
       ingestMs: Object.fromEntries(indexers.map((s) => [realBuildName(s.pin), s.ingestMs])),

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { DEFAULT_LIMITS, type Build, type Limits } from "../../core/targets/config.js";
 import type { FixtureNetwork } from "../fixture/network.js";
-import { startLightwalletd, type NodeRpc, type RunningRealServer } from "./lightwalletd.js";
+import { startLightwalletd, type NodeRpc, type RunningRealServer, type StartOptions } from "./lightwalletd.js";
 import { RealServerError } from "./process.js";
 import { startZainod } from "./zainod.js";
 import { binaryPath, describePin, isInstalled, loadPins, pinsOf, type Pin } from "./pins.js";
@@ -45,30 +45,40 @@ export function oracleRpc(net: FixtureNetwork): NodeRpc {
   return { url: net.jsonrpc, user, password, cookieFile: net.cookie, network: net.model.network.name };
 }
 
+/**
+ * Starts every installed version of each named indexer against `node`, one after another.
+ * What is not installed, or cannot ingest the chain, is a note saying why; `servers` holds
+ * what did start (the caller closes them, also when this throws).
+ */
+export async function startIndexers(
+  pins: Pin[], wanted: readonly ("lightwalletd" | "zainod")[], node: NodeRpc, o: StartOptions, servers: RunningRealServer[],
+): Promise<string[]> {
+  const notes: string[] = [];
+  for (const pin of wanted.flatMap((name) => pinsOf(pins, name))) {
+    if (!isInstalled(pin)) {
+      notes.push(`${realBuildName(pin)} not started: ${binaryPath(pin)} is not installed (npm run real:install -- --only ${pin.name})`);
+      continue;
+    }
+    try {
+      servers.push(pin.name === "lightwalletd" ? await startLightwalletd(pin, node, o) : await startZainod(pin, node, o));
+    } catch (e) {
+      if (!(e instanceof RealServerError)) throw e;
+      notes.push(`${realBuildName(pin)} not started: ${e.message}`);
+    }
+  }
+  return notes;
+}
+
 export async function startRealServers(net: FixtureNetwork, o: RealOptions = {}): Promise<RealServers> {
   const pins = o.pinsFile ? loadPins(o.pinsFile) : loadPins();
-  const wanted = o.only ?? ["lightwalletd", "zainod"];
   const servers: RunningRealServer[] = [];
-  const notes: string[] = [];
+  let notes: string[] = [];
   const close = async () => {
     await Promise.all(servers.map((s) => s.close()));
   };
-  const node = oracleRpc(net);
   const tip = net.model.blocks[net.model.blocks.length - 1]!.height;
   try {
-    for (const pin of wanted.flatMap((name) => pinsOf(pins, name))) {
-      if (!isInstalled(pin)) {
-        notes.push(`${realBuildName(pin)} not started: ${binaryPath(pin)} is not installed (npm run real:install -- --only ${pin.name})`);
-        continue;
-      }
-      try {
-        if (pin.name === "lightwalletd") servers.push(await startLightwalletd(pin, node, { tip, ping: o.ping }));
-        else if (pin.name === "zainod") servers.push(await startZainod(pin, node, { tip }));
-      } catch (e) {
-        if (!(e instanceof RealServerError)) throw e;
-        notes.push(`${realBuildName(pin)} not started: ${e.message}`);
-      }
-    }
+    notes = await startIndexers(pins, o.only ?? ["lightwalletd", "zainod"], oracleRpc(net), { tip, ...(o.ping ? { ping: true } : {}) }, servers);
   } catch (e) {
     await close();
     throw e;
