@@ -15,6 +15,7 @@ import { DARKSIDE_EXPLANATIONS } from "../zcash/real/darkside-compare.js";
 import { LIGHTWALLETD_VERSION, lightwalletdBinary } from "../zcash/real/darkside-process.js";
 import { DARKSIDE_BUILD, runDarkside, type DarksideChainReport, type Tally } from "../zcash/real/darkside-run.js";
 import type { Output } from "./output.js";
+import { lightwalletProtocol } from "../zcash/protocol.js";
 
 export interface DarksideCommandOptions {
   chain?: string[];
@@ -82,7 +83,7 @@ export async function darksideCommand(o: DarksideCommandOptions, out: Output): P
   let list: DarksideChainSource[];
   try {
     if (!existsSync(binary)) throw new Error(`lightwalletd not found at ${binary} (install it with go install github.com/zcash/lightwalletd@${LIGHTWALLETD_VERSION}, or pass --lightwalletd)`);
-    ledger = loadLedger(o.ledger ?? join(o.cases ?? "cases", "quirks.yaml"));
+    ledger = loadLedger(o.ledger ?? join(o.cases ?? "cases", "quirks.yaml"), { implementations: lightwalletProtocol.implementations });
     list = sources(o);
   } catch (e) {
     out.stderr((e as Error).message);

@@ -43,7 +43,7 @@ export async function fidelityCommand(o: FidelityOptions, out: Output): Promise<
   const inputs = await guarded(out, () => {
     const ledgerPath = o.ledger ?? join(o.cases, "quirks.yaml");
     if (!existsSync(ledgerPath)) throw new InputError(`ledger file not found: ${ledgerPath}`);
-    return { cases: selectCases(loadCorpus(o.cases, lightwalletProtocol), o), ledger: loadLedger(ledgerPath) };
+    return { cases: selectCases(loadCorpus(o.cases, lightwalletProtocol), o), ledger: loadLedger(ledgerPath, { implementations: lightwalletProtocol.implementations }) };
   });
   if (typeof inputs === "number") return inputs;
   out.stderr("Starting the fixture network and the real servers installed on this machine…");

@@ -46,7 +46,7 @@ export function loadCorpusAndLedger(o: CorpusOptions): { cases: Case[]; ledger: 
   const cases = selectCases(loadCorpus(o.cases, lightwalletProtocol), o);
   const ledgerPath = o.ledger ?? join(o.cases, "quirks.yaml");
   if (o.ledger && !existsSync(o.ledger)) throw new InputError(`ledger file not found: ${o.ledger}`);
-  return { cases, ledger: existsSync(ledgerPath) ? loadLedger(ledgerPath) : [] };
+  return { cases, ledger: existsSync(ledgerPath) ? loadLedger(ledgerPath, { implementations: lightwalletProtocol.implementations }) : [] };
 }
 
 /** Runs `load`, turning problems in user files into a message on stderr and exit code 2. */

@@ -19,6 +19,7 @@ import type { Command } from "commander";
 import { casesOption } from "./cases-option.js";
 import { buildsChoice, collect, fixtureChoice } from "./options.js";
 import { startModeStream } from "./mode-reporters.js";
+import { lightwalletProtocol } from "../zcash/protocol.js";
 
 export interface LatencyCommandOptions extends ProbeChoice {
   reference?: string;
@@ -42,7 +43,7 @@ export async function latencyCommand(o: LatencyCommandOptions, out: Output): Pro
   const prepared = await guarded(out, () => {
     const ledgerPath = o.ledger ?? join(o.cases ?? SHIPPED_CASES, "quirks.yaml");
     if (o.ledger && !existsSync(o.ledger)) throw new InputError(`ledger file not found: ${o.ledger}`);
-    return { calls: count("--calls", o.calls, 200, 1), warmup: count("--warmup", o.warmup, 5, 0), ledger: existsSync(ledgerPath) ? loadLedger(ledgerPath) : [] };
+    return { calls: count("--calls", o.calls, 200, 1), warmup: count("--warmup", o.warmup, 5, 0), ledger: existsSync(ledgerPath) ? loadLedger(ledgerPath, { implementations: lightwalletProtocol.implementations }) : [] };
   });
   if (typeof prepared === "number") return prepared;
   const inputs = await guarded(out, () => probeInputs(o, out));

@@ -18,6 +18,7 @@ import type { Output } from "./output.js";
 import { reportersFor } from "./reporters.js";
 import type { Command } from "commander";
 import { casesOption } from "./cases-option.js";
+import { lightwalletProtocol } from "../zcash/protocol.js";
 
 export interface MergeCommandOptions {
   json?: string;
@@ -61,7 +62,7 @@ export async function mergeCommand(files: readonly string[], o: MergeCommandOpti
   const merged = await guarded(out, () => {
     const ledgerPath = o.ledger ?? join(o.cases ?? SHIPPED_CASES, "quirks.yaml");
     if (o.ledger && !existsSync(o.ledger)) throw new InputError(`ledger file not found: ${o.ledger}`);
-    const ledger = existsSync(ledgerPath) ? loadLedger(ledgerPath) : undefined;
+    const ledger = existsSync(ledgerPath) ? loadLedger(ledgerPath, { implementations: lightwalletProtocol.implementations }) : undefined;
     try {
       return { report: mergeReports(files.map(readReport), { ...(ledger ? { ledger } : {}), allowStale: o.allowStale }), ledger };
     } catch (e) {

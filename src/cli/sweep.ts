@@ -82,7 +82,7 @@ function count(name: string, text: string | undefined, fallback: number, min = 1
 function ledgerFor(o: SweepCommandOptions): Quirk[] {
   const path = o.ledger ?? join(o.cases ?? SHIPPED_CASES, "quirks.yaml");
   if (o.ledger && !existsSync(o.ledger)) throw new InputError(`ledger file not found: ${o.ledger}`);
-  return existsSync(path) ? loadLedger(path) : [];
+  return existsSync(path) ? loadLedger(path, { implementations: lightwalletProtocol.implementations }) : [];
 }
 
 interface Inputs {

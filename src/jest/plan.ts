@@ -73,7 +73,7 @@ export function planSuite(o: SuitePlanOptions): SuitePlan {
   const cases = f === undefined ? all : typeof f === "function" ? all.filter(f) : selectCases(all, f);
   const ledgerPath = o.ledger === false ? undefined : o.ledger ?? join(casesDir, "quirks.yaml");
   if (typeof o.ledger === "string" && !existsSync(o.ledger)) throw new Error(`conformanceSuite: ledger file not found: ${o.ledger}`);
-  const ledger = ledgerPath && existsSync(ledgerPath) ? loadLedger(ledgerPath) : [];
+  const ledger = ledgerPath && existsSync(ledgerPath) ? loadLedger(ledgerPath, { implementations: lightwalletProtocol.implementations }) : [];
   const plan: SuitePlan = { casesDir, cases, ledger };
   if (o.fixture) {
     plan.builds = (o.fixture.profiles ?? PROFILE_NAMES).map(fixtureBuild);

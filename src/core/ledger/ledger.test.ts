@@ -120,6 +120,16 @@ describe("ledger", () => {
     expect(() => parseLedger(bad, "cases/quirks.yaml")).toThrow("cases/quirks.yaml:8: quirks[0].staus: is not a known field (did you mean status?)");
   });
 
+  test("an implementation the protocol does not name is an error at its line, with the closest name", () => {
+    const bad = "quirks:\n  - id: x\n    title: t\n    kind: value\n    builds: [{ implementation: zaimo }]\n    match: {}\n    reference: r\n    status: open\n";
+    const names = ["lightwalletd", "zaino", "zebrad"];
+    expect(() => parseLedger(bad, "cases/quirks.yaml", names))
+      .toThrow('cases/quirks.yaml:5: quirks[0].builds[0].implementation: unknown implementation "zaimo" (did you mean zaino?); known: lightwalletd, zaino, zebrad');
+    expect(parseLedger(bad.replace("zaimo", "zaino"), "cases/quirks.yaml", names)).toHaveLength(1);
+    // Without the protocol's names nothing is checked (a ledger read on its own).
+    expect(parseLedger(bad, "cases/quirks.yaml")).toHaveLength(1);
+  });
+
   test("a duplicate key and a misspelt one are reported at their lines in the config's format", () => {
     const bad = "quirks:\n  - id: x\n    title: t\n    title: u\n    kind: value\n    builds: [{ implemantation: zaino }]\n    match: {}\n    reference: r\n";
     expect(() => parseLedger(bad, "cases/quirks.yaml")).toThrow("cases/quirks.yaml:4: quirks[0].title: duplicate key (first on line 3)");

@@ -7,6 +7,7 @@ import semver from "semver";
 import { DIVERGENCE_KINDS, type DivergenceKind } from "../diff/divergence.js";
 import { parseLocated, ProblemsError, type Problem } from "../io/located-yaml.js";
 import { schemaProblems } from "../io/schema-problems.js";
+import { hintFor } from "../io/did-you-mean.js";
 
 export interface BuildSelector {
   /** lightwalletd, zaino, ztreamer, zebrad, … (a build's `implementation`). */
@@ -138,7 +139,12 @@ const validate = new Ajv({ allErrors: true, strict: false }).compile(ledgerSchem
 
 type RawQuirk = Omit<Quirk, "source" | "fixedIn"> & { fixed_in?: string };
 
-export function parseLedger(text: string, file: string): Quirk[] {
+/**
+ * The entries of a ledger file. With `implementations` (the protocol's names), an entry's
+ * `builds[].implementation` must be one of them: a misspelt name would match no build and
+ * leave its quirk unexplained.
+ */
+export function parseLedger(text: string, file: string, implementations?: readonly string[]): Quirk[] {
   const located = parseLocated(text, file);
   const problems: Problem[] = schemaProblems(validate, located);
   if (problems.length > 0) throw new ProblemsError(problems);
@@ -152,6 +158,12 @@ export function parseLedger(text: string, file: string): Quirk[] {
     seen.set(q.id, line);
     if (q.protocol !== undefined && semver.validRange(q.protocol) === null) problems.push({ ...at("protocol"), message: `not a semver range: "${q.protocol}"` });
     q.builds.forEach((b, k) => {
+      if (implementations && b.implementation !== undefined && !implementations.includes(b.implementation)) {
+        problems.push({
+          file, line: located.lineOf(["quirks", i, "builds", k, "implementation"]), field: `quirks[${i}].builds[${k}].implementation`,
+          message: `unknown implementation "${b.implementation}"${hintFor(b.implementation, implementations)}; known: ${implementations.join(", ")}`,
+        });
+      }
       if (typeof b.versions === "string" && semver.validRange(b.versions) === null) {
         problems.push({ file, line: located.lineOf(["quirks", i, "builds", k, "versions"]), field: `quirks[${i}].builds[${k}].versions`, message: `not a semver range: "${b.versions}" (use a list for exact names such as [master])` });
       }
@@ -164,6 +176,7 @@ export function parseLedger(text: string, file: string): Quirk[] {
   return quirks;
 }
 
-export function loadLedger(path: string, displayName = path): Quirk[] {
-  return parseLedger(readInput(path, displayName, INPUT_LIMITS.ledgerBytes, "the ledger"), displayName);
+export function loadLedger(path: string, o: { displayName?: string; implementations?: readonly string[] } = {}): Quirk[] {
+  const displayName = o.displayName ?? path;
+  return parseLedger(readInput(path, displayName, INPUT_LIMITS.ledgerBytes, "the ledger"), displayName, o.implementations);
 }
