@@ -8,7 +8,6 @@
 // listed as unjudged, and the ledger reports nothing stale for them.
 
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import http2 from "node:http2";
 import net, { type AddressInfo } from "node:net";
@@ -20,6 +19,8 @@ import { runCli, spawnCli, waitFor } from "./tools/cli.js";
 import { chainProfileYaml, SMALL_CORPUS, tempDir, type TempDir } from "./tools/temp-corpus.js";
 import { startFaultProxy, type FaultProxy } from "./tools/fault-proxy.js";
 import { RPC_NAMES } from "../src/zcash/lightwallet-rpcs.js";
+import { freePort } from "../src/zcash/real/process.js";
+import { haveOpenssl, selfSignedCert } from "../src/core/targets/self-signed.test-helper.js";
 
 let fixture: FixtureNetwork;
 let dir: TempDir;
@@ -56,24 +57,6 @@ const ENTRY = (id: string, methods: string) => [
 const LEDGER = ["quirks:", ...ENTRY("other-info-quirk", "GetLightdInfo")].join("\n");
 const FAILURE_LEDGER = ["quirks:", ...ENTRY("other-info-quirk", "GetLightdInfo"), ...ENTRY("other-block-quirk", "GetBlock")].join("\n");
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function haveOpenssl(): boolean {
-  try {
-    execFileSync("openssl", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 beforeAll(async () => {
   fixture = await startFixtureNetwork({ profiles: ["reference"] });
   dir = tempDir("zconform-one-backend-");
@@ -93,11 +76,8 @@ beforeAll(async () => {
     rules: RPC_NAMES.filter((r) => r !== "GetLightdInfo").map((rpc) => ({ transport: "grpc" as const, rpc, fault: { kind: "hang" as const } })),
   });
   if (haveOpenssl()) {
-    const key = join(dir.path, "key.pem");
-    const cert = join(dir.path, "cert.pem");
-    execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-      "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], { stdio: "ignore" });
-    tls = http2.createSecureServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => res.end());
+    const { keyFile, certFile } = selfSignedCert(dir.path);
+    tls = http2.createSecureServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (_req, res) => res.end());
     await new Promise<void>((r) => tls!.listen(0, "127.0.0.1", () => r()));
     tlsPort = (tls.address() as AddressInfo).port;
   } else if (process.env.CI === "true") {

@@ -16,12 +16,11 @@ import { decodeTransaction, hexToBytes, isCoinbase } from "../src/zcash/codec/in
 import { regtestWith } from "../src/zcash/codec/network.js";
 import { chainAnchors, chainFromBlocks } from "../src/zcash/fixture/chain/index.js";
 import { CompactTxStreamer, RawTransactionSchema, SendResponseSchema } from "../src/zcash/gen/walletrpc/service_pb.js";
-import { startLightwalletd, type RunningRealServer } from "../src/zcash/real/lightwalletd.js";
-import { isInstalled, loadPins, pinsOf } from "../src/zcash/real/pins.js";
+import type { RunningRealServer } from "../src/zcash/real/lightwalletd.js";
+import { loadPins } from "../src/zcash/real/pins.js";
 import { realGate } from "./tools/real-gate.js";
-import { realBuildName } from "../src/zcash/real/servers.js";
+import { realBuildName, startIndexers } from "../src/zcash/real/servers.js";
 import type { RegtestNetwork } from "../src/zcash/real/regtest-network.js";
-import { startZainod } from "../src/zcash/real/zainod.js";
 import { buildTransparentSpend, matureUtxos } from "../src/zcash/wallet/index.js";
 import { schemaErrors } from "./schemas.test-helper.js";
 import { defaultRecipe, exportBlocks } from "../src/zcash/real/regtest-chain.js";
@@ -52,10 +51,8 @@ describe(`the wallet's transactions on real zebrad ${pin.version}`, () => {
     z = await startZebrad(pin, { minerAddress: recipe.minerAddress, activationHeights: recipe.activationHeights });
     ({ stretches, transact: report } = await mineWithTransactions(z, recipe));
     const tip = await z.rpc<number>("getblockcount");
-    for (const name of ["lightwalletd", "zainod"] as const) {
-      const p = pinsOf(loadPins(), name)[0];
-      if (p && isInstalled(p)) indexers.push(name === "lightwalletd" ? await startLightwalletd(p, z.nodeRpc(), { tip }) : await startZainod(p, z.nodeRpc(), { tip }));
-      else console.warn(`SendTransaction through ${name} not checked: it is not installed (npm run real:install -- --only ${name})`);
+    for (const note of await startIndexers(loadPins(), ["lightwalletd", "zainod"], z.nodeRpc(), { tip }, indexers)) {
+      console.warn(`SendTransaction not checked there: ${note}`);
     }
   }, 600_000);
   afterAll(async () => {
@@ -158,10 +155,14 @@ describe(`the wallet's transactions on real zebrad ${pin.version}`, () => {
         const answer = fromBinary(SendResponseSchema, obs.messages[0]!);
         // Every server names the txid (lightwalletd v0.5.4 as the node's JSON string, quotes included).
         expect([server.name, answer.errorCode, answer.errorMessage.includes(spend.txid)]).toEqual([server.name, 0, true]);
-        // The same bytes again: every server passes on the node's refusal, in a SendResponse or as a gRPC error.
+        // The same bytes again: every server refuses them, in a SendResponse or as a gRPC error.
         const again = await target.call(CompactTxStreamer.method.sendTransaction, create(RawTransactionSchema, { data: spend.raw }), { deadlineMs: 30_000 });
         const refusal = again.code === 0 ? fromBinary(SendResponseSchema, again.messages[0]!).errorMessage : again.message;
-        expect([server.name, refusal]).toEqual([server.name, expect.stringContaining("transaction already exists in mempool")]);
+        // Zaino 0.9.0 loses the node's words on a send error (its error shaping, ledger zaino-send-rejection-internal).
+        const passedOn = server.name === "zaino 0.9.0 (real)"
+          ? "InternalServerError: error receiving data from backing node"
+          : expect.stringContaining("transaction already exists in mempool");
+        expect([server.name, refusal]).toEqual([server.name, passedOn]);
       } finally {
         await target.close();
       }

@@ -82,7 +82,7 @@ export async function darksideCommand(o: DarksideCommandOptions, out: Output): P
   let ledger: Quirk[];
   let list: DarksideChainSource[];
   try {
-    if (!existsSync(binary)) throw new Error(`lightwalletd not found at ${binary} (install it with go install github.com/zcash/lightwalletd@${LIGHTWALLETD_VERSION}, or pass --lightwalletd)`);
+    if (!existsSync(binary)) throw new Error(`lightwalletd not found at ${binary} (install lightwalletd ${LIGHTWALLETD_VERSION} with npm run real:install -- --only lightwalletd, or pass --lightwalletd)`);
     ledger = loadLedger(o.ledger ?? join(o.cases ?? "cases", "quirks.yaml"), { implementations: lightwalletProtocol.implementations });
     list = sources(o);
   } catch (e) {

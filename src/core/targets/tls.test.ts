@@ -1,6 +1,5 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { execFileSync } from "node:child_process";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -10,19 +9,11 @@ import { BlockIDSchema, ChainSpecSchema, CompactTxStreamer } from "../../zcash/g
 import type { GrpcEndpoint } from "./endpoint.js";
 import { grpcTarget } from "./grpc.js";
 import { jsonRpcTarget } from "./jsonrpc.js";
+import { haveOpenssl, selfSignedCert } from "./self-signed.test-helper.js";
 import { endWithStatus, rawFrame, respondGrpc, startRawServer, type TestServer } from "./test-servers.test-helper.js";
 
 const M = CompactTxStreamer.method;
 const answer = toBinary(BlockIDSchema, create(BlockIDSchema, { height: 9n, hash: new Uint8Array([1, 2]) }));
-
-function haveOpenssl(): boolean {
-  try {
-    execFileSync("openssl", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const openssl = haveOpenssl();
 if (!openssl) {
@@ -40,15 +31,8 @@ maybe("TLS with a throwaway self-signed certificate", () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "zconform-tls-"));
-    caFile = join(dir, "cert.pem");
-    const keyFile = join(dir, "key.pem");
-    execFileSync(
-      "openssl",
-      ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-        "-keyout", keyFile, "-out", caFile, "-days", "1", "-subj", "/CN=localhost",
-        "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
-      { stdio: "ignore" },
-    );
+    const { keyFile, certFile } = selfSignedCert(dir);
+    caFile = certFile;
     server = await startRawServer(
       (stream) => {
         respondGrpc(stream);

@@ -5,16 +5,19 @@
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, connect } from "node:net";
-import { homedir, tmpdir } from "node:os";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { binaryPath, loadPins, pinsOf } from "./pins.js";
+import { freePort } from "./process.js";
 
-/** The lightwalletd release darkside runs are measured with. */
-export const LIGHTWALLETD_VERSION = "v0.5.4";
+/** The lightwalletd darkside runs are measured with: the version real-servers.yaml pins. */
+const PIN = pinsOf(loadPins(), "lightwalletd")[0]!;
+export const LIGHTWALLETD_VERSION = PIN.version;
 
-/** Where the binary is: $ZCONFORM_LIGHTWALLETD, else the install cache for LIGHTWALLETD_VERSION. */
+/** Where the binary is: $ZCONFORM_LIGHTWALLETD, else the install cache of the pinned version. */
 export function lightwalletdBinary(env: NodeJS.ProcessEnv = process.env): string {
-  return env.ZCONFORM_LIGHTWALLETD ?? join(homedir(), ".cache", "zconform", `lightwalletd-${LIGHTWALLETD_VERSION}`, "bin", "lightwalletd");
+  return env.ZCONFORM_LIGHTWALLETD ?? binaryPath(PIN, env);
 }
 
 export interface DarksideProcess {
@@ -30,17 +33,6 @@ export interface StartDarksideOptions {
   binary?: string;
   /** How long to wait for the gRPC port; default 15 s. */
   readyTimeoutMs?: number;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const addr = s.address();
-      s.close(() => (typeof addr === "object" && addr ? resolve(addr.port) : reject(new Error("no port assigned"))));
-    });
-  });
 }
 
 function accepts(port: number): Promise<boolean> {
@@ -60,7 +52,7 @@ function exited(child: ChildProcess): Promise<void> {
 
 export async function startDarkside(o: StartDarksideOptions = {}): Promise<DarksideProcess> {
   const binary = o.binary ?? lightwalletdBinary();
-  if (!existsSync(binary)) throw new Error(`lightwalletd not found at ${binary} (install it, or set ZCONFORM_LIGHTWALLETD)`);
+  if (!existsSync(binary)) throw new Error(`lightwalletd not found at ${binary} (npm run real:install -- --only lightwalletd, or set ZCONFORM_LIGHTWALLETD)`);
   const dir = mkdtempSync(join(tmpdir(), "zconform-darkside-"));
   const logFile = join(dir, "lightwalletd.log");
   const [grpcPort, httpPort] = [await freePort(), await freePort()];

@@ -41,8 +41,6 @@ export interface StartOptions {
   timeoutMs?: number;
   /** Keep the temporary folder after close (for reading its log). */
   keep?: boolean;
-  /** Work in this folder (the caller's to remove) instead of a new temporary one. */
-  folder?: string;
 }
 
 /**

@@ -18,7 +18,7 @@ import { stuckIngest, zainodArgs, zainodEnv, zainodFiles, zainodToml, type Zaino
 export async function startZainod(pin: Pin, node: NodeRpc, o: StartOptions): Promise<RunningRealServer> {
   const binary = binaryPath(pin);
   if (!existsSync(binary)) throw new RealServerError(`zainod ${pin.version} is not installed at ${binary} (npm run real:install -- --only zainod)`);
-  const folder = o.folder ?? mkdtempSync(join(tmpdir(), "zconform-zainod-"));
+  const folder = mkdtempSync(join(tmpdir(), "zconform-zainod-"));
   const setup: ZainodSetup = {
     rpcUrl: node.url, network: node.network, folder, grpcPort: await freePort(),
     ...(node.cookieFile !== undefined ? { cookieFile: node.cookieFile } : { rpcUser: node.user, rpcPassword: node.password }),
@@ -31,7 +31,7 @@ export async function startZainod(pin: Pin, node: NodeRpc, o: StartOptions): Pro
   const grpcUrl = `http://127.0.0.1:${setup.grpcPort}`;
   const close = async () => {
     await proc.stop();
-    if (!o.keep && o.folder === undefined) rmSync(folder, { recursive: true, force: true });
+    if (!o.keep) rmSync(folder, { recursive: true, force: true });
   };
   const target = grpcTarget({ url: grpcUrl }, { deadlineMs: 2_000 });
   const t0 = performance.now();
