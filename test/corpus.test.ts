@@ -153,7 +153,7 @@ describe("safety: nothing in the corpus can be broadcast outside the regtest fix
     expect(lightwalletProtocol.sendsTransaction(pc!)).toBe(true);
     for (const name of ["testnet", "mainnet"]) {
       const p = loadChainProfile(CASES, name);
-      const [other] = planCases([c], withDynamic(p, { height: 1, hash: "00".repeat(32) }), name, lightwalletProtocol);
+      const [other] = planCases([c], withDynamic(p, { tip: { height: 1, hash: "00".repeat(32) } }), name, lightwalletProtocol);
       expect(other!.skipped).toBe("only for chains fixture");
     }
   });
@@ -194,17 +194,18 @@ describe("chain profiles", () => {
     for (const name of names) {
       const p = loadChainProfile(CASES, name);
       expect(p.name).toBe(name);
-      const anchors = withDynamic(p, { height: 1_000_000_000, hash: "00".repeat(32) });
+      const anchors = withDynamic(p, { tip: { height: 1_000_000_000, hash: "00".repeat(32) } });
       const planned = planCases(corpus, anchors, name, lightwalletProtocol);
       for (const s of planned.filter((x) => x.skipped)) expect(s.skipped).toMatch(/has no anchor|only for chains/);
     }
   });
 
-  test("live chains resolve their tip through the oracle, and name only anchors the corpus knows", () => {
+  test("live chains resolve their tip and a mempool transaction through the oracle, and name only anchors the corpus knows", () => {
     for (const name of ["mainnet", "testnet"]) {
       const p = loadChainProfile(CASES, name);
-      expect(p.dynamic).toEqual({ tip: "tip_height", tip_hash: "tip_hash" });
+      expect(p.dynamic).toEqual({ tip: "tip_height", tip_hash: "tip_hash", txid_mempool: "mempool_txid" });
       expect(p.anchors).not.toHaveProperty("tip");
+      expect(p.anchors).not.toHaveProperty("txid_mempool");
       const unknown = Object.keys(p.anchors).filter((a) => !(a in fixture.anchors) && !/^nu6(_\d)?_activation(_hash)?$/.test(a));
       expect(unknown).toEqual([]);
     }

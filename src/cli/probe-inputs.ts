@@ -60,7 +60,7 @@ export async function probeInputs(o: ProbeChoice, out: Output): Promise<ProbeInp
       throw new InputError(`${o.config}: chain: ${(e as Error).message}`);
     }
     const tip = Object.keys(profile.dynamic).length > 0 ? await liveTip(builds) : undefined;
-    return { builds, anchors: tip ? withDynamic(profile, tip) : profile.anchors, chain: config.chain, close: async () => {} };
+    return { builds, anchors: withDynamic(profile, tip ? { tip } : {}), chain: config.chain, close: async () => {} };
   }
   if (o.build) throw new InputError("--build selects builds of a config; against the fixture use --profile");
   out.stderr("Starting the embedded fixture network (emulated builds, not the real servers)…");

@@ -92,6 +92,16 @@ describe("startup facts from live servers", () => {
     expect(facts.tip).toEqual({ height: Number(id.height), hash: Buffer.from(id.hash).reverse().toString("hex") });
   });
 
+  test("a mempool transaction, when asked for: the least txid in the oracle's mempool", async () => {
+    const builds = net.builds();
+    const waiting = net.model.mempool.map((t) => Buffer.from(t.txid).reverse().toString("hex")).sort();
+    expect(waiting.length).toBeGreaterThan(1);
+    const asked = await gatherStartupFacts({ builds, ...connect(builds), network: "regtest", needMempoolTxid: true });
+    expect(asked.mempoolTxid).toBe(waiting[0]);
+    const unasked = await gatherStartupFacts({ builds, ...connect(builds), network: "regtest" });
+    expect(unasked.mempoolTxid).toBeUndefined();
+  });
+
   test("the startup call keeps the build's own message limit", async () => {
     const builds = net.builds({ maxMessageBytes: 16 });
     const facts = await gatherStartupFacts({ builds, ...connect(builds), network: "regtest" });

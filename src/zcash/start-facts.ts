@@ -19,6 +19,7 @@ export interface StartupFacts {
   /** Per build: declared in the config, else what GetLightdInfo said. */
   protocolVersions: Map<string, string>;
   tip?: Tip;
+  mempoolTxid?: string;
 }
 
 /** The chain names servers report for each network (LightdInfo.chainName, getblockchaininfo.chain). */
@@ -117,6 +118,17 @@ export async function chainTip(o: { oracle?: { target: JsonRpcTarget; limits: Js
   return undefined;
 }
 
+/**
+ * A transaction waiting in the oracle's mempool, display order: the least txid, so that two
+ * runs over the same mempool pick the same one. Undefined when the mempool is empty or the
+ * oracle will not say.
+ */
+export async function mempoolTxidFromOracle(target: JsonRpcTarget, limits: JsonRpcLimits): Promise<string | undefined> {
+  const answer = jsonRpcResult(await target.call("getrawmempool", [], jsonRpcLimits(limits)));
+  if ("failure" in answer || !Array.isArray(answer.result)) return undefined;
+  return answer.result.filter((t): t is string => typeof t === "string" && /^[0-9a-f]{64}$/.test(t)).sort()[0];
+}
+
 /** Why these contacts should stop the run: nothing reached, or a chain other than the profile's. */
 export function preflightProblems(builds: readonly Contact[], oracle: Contact | undefined, expected: Network | undefined, chainName?: string): string[] {
   const problems: string[] = [];
@@ -150,6 +162,8 @@ export interface StartupOptions {
   chainName?: string;
   /** Find the tip (the chain profile has dynamic anchors). */
   needTip?: boolean;
+  /** Take a transaction from the oracle's mempool (a `mempool_txid` dynamic anchor). */
+  needMempoolTxid?: boolean;
 }
 
 /** Contacts every build (in parallel) and the oracle once; then the tip, when asked for. */
@@ -172,11 +186,12 @@ export async function gatherStartupFacts(o: StartupOptions): Promise<StartupFact
   const builds = contacts.filter((c): c is Contact => c !== undefined);
   const reached = o.builds.filter((b) => o.grpc.has(b.name) && builds.find((c) => c.name === b.name)?.reached);
   const tip = oracleInfo?.tip ?? (o.needTip ? await chainTip({ builds: reached.map((b) => ({ build: b, target: o.grpc.get(b.name)! })) }) : undefined);
+  const mempoolTxid = o.needMempoolTxid && o.oracle ? await mempoolTxidFromOracle(o.oracle.target, o.oracle.limits) : undefined;
   const preflight: Preflight = {
     builds, ...(oracleInfo ? { oracle: oracleInfo.contact } : {}),
     problems: preflightProblems(builds, oracleInfo?.contact, o.network, o.chainName), forced: false,
   };
-  return { preflight, protocolVersions: versions, ...(tip ? { tip } : {}) };
+  return { preflight, protocolVersions: versions, ...(tip ? { tip } : {}), ...(mempoolTxid ? { mempoolTxid } : {}) };
 }
 
 /** The lightwallet protocol's start-of-run facts (Protocol.startFacts). */
@@ -185,5 +200,6 @@ export function startFacts(input: StartFactsInput): Promise<StartFacts> {
     builds: input.builds, grpc: input.connections.grpc, jsonrpc: input.connections.jsonrpc,
     ...(input.oracle ? { oracle: { target: input.oracle, limits: { deadlineMs: input.oracleDeadlineMs ?? 30_000 } } } : {}),
     ...(input.network ? { network: input.network } : {}), ...(input.chainName ? { chainName: input.chainName } : {}), needTip: input.needTip ?? true,
+    ...(input.needMempoolTxid ? { needMempoolTxid: true } : {}),
   });
 }

@@ -1,6 +1,6 @@
 // Chain profiles (cases/chains/<name>.yaml): the anchors that cases refer to, for one
-// chain. Static anchors are constants; dynamic ones (the tip of a live chain) are
-// resolved through the oracle when a run starts.
+// chain. Static anchors are constants; dynamic ones (the tip of a live chain, a transaction
+// waiting in its mempool) are resolved through the oracle when a run starts.
 
 import { readdirSync } from "node:fs";
 import { INPUT_LIMITS, readInput } from "../io/input-limits.js";
@@ -12,7 +12,21 @@ import type { Anchors } from "./anchors.js";
 import { chainProfileSchema } from "./schema.js";
 
 export type Network = "mainnet" | "testnet" | "regtest";
-export type DynamicAnchor = "tip_height" | "tip_hash";
+export type DynamicAnchor = "tip_height" | "tip_hash" | "mempool_txid";
+
+/** What a run learned at its start for the dynamic anchors; a value it could not learn is absent. */
+export interface LiveFacts {
+  tip?: { height: number; hash: string };
+  /** Display-order id of a transaction in the oracle's mempool. */
+  mempoolTxid?: string;
+}
+
+/**
+ * What `coverage` plans a mempool anchor with: no frozen value can stand for a transaction
+ * that waits in a live mempool, so the request is planned with this placeholder and the
+ * case is listed as planned at run start.
+ */
+export const MEMPOOL_PLACEHOLDER = "0".repeat(64);
 
 export interface ChainProfile {
   name: string;
@@ -63,18 +77,44 @@ export function listChainProfiles(casesRoot: string): string[] {
   }
 }
 
-/** Anchors with the dynamic ones filled in from the values the oracle gave. */
-export function withDynamic(profile: ChainProfile, tip: { height: number; hash: string }): Anchors {
+function liveValue(kind: DynamicAnchor, live: LiveFacts): number | string | undefined {
+  if (kind === "tip_height") return live.tip?.height;
+  if (kind === "tip_hash") return live.tip?.hash;
+  return live.mempoolTxid;
+}
+
+/** Anchors with the dynamic ones filled in from the values the run learned at its start. */
+export function withDynamic(profile: ChainProfile, live: LiveFacts): Anchors {
   const out: Record<string, number | string> = { ...profile.anchors };
-  for (const [name, kind] of Object.entries(profile.dynamic)) out[name] = kind === "tip_height" ? tip.height : tip.hash;
+  for (const [name, kind] of Object.entries(profile.dynamic)) {
+    const value = liveValue(kind, live);
+    if (value !== undefined) out[name] = value;
+  }
   return out;
 }
 
+const UNLEARNT: Readonly<Record<DynamicAnchor, string>> = {
+  tip_height: "the run found no tip (no oracle and no build answered GetLatestBlock)",
+  tip_hash: "the run found no tip (no oracle and no build answered GetLatestBlock)",
+  mempool_txid: "the oracle's mempool held no transaction when the run started (or there is no oracle)",
+};
+
+/** Why each dynamic anchor the run could not learn is missing, by anchor name. */
+export function unlearntAnchors(profile: ChainProfile, live: LiveFacts): Map<string, string> {
+  return new Map(Object.entries(profile.dynamic).filter(([, kind]) => liveValue(kind, live) === undefined).map(([name, kind]) => [name, UNLEARNT[kind]]));
+}
+
+/** Whether the profile has a dynamic anchor of this kind. */
+export const needsLive = (profile: ChainProfile, kind: DynamicAnchor) => Object.values(profile.dynamic).includes(kind);
+
 /**
- * Anchors for planning without an oracle (coverage): the dynamic ones stand at the block the
- * profile's constants were taken at. Without `frozenAt` and `frozenHash` they stay missing.
+ * Anchors for planning without an oracle (coverage): the tip stands at the block the
+ * profile's constants were taken at (missing without `frozenAt` and `frozenHash`), and a
+ * mempool transaction at MEMPOOL_PLACEHOLDER unless `mempool` is false.
  */
-export function frozenAnchors(profile: ChainProfile): Anchors {
-  if (profile.frozenAt === undefined || profile.frozenHash === undefined) return profile.anchors;
-  return withDynamic(profile, { height: profile.frozenAt, hash: profile.frozenHash });
+export function frozenAnchors(profile: ChainProfile, o: { mempool?: boolean } = {}): Anchors {
+  return withDynamic(profile, {
+    ...(profile.frozenAt !== undefined && profile.frozenHash !== undefined ? { tip: { height: profile.frozenAt, hash: profile.frozenHash } } : {}),
+    ...(o.mempool !== false ? { mempoolTxid: MEMPOOL_PLACEHOLDER } : {}),
+  });
 }

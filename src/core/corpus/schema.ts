@@ -94,9 +94,9 @@ export const chainProfileSchema = {
     },
     dynamic: {
       type: "object",
-      description: "anchors resolved through the oracle at run start",
+      description: "anchors resolved through the oracle at run start: the tip's height or hash, or a transaction in its mempool",
       propertyNames: { pattern: "^[a-z][a-z0-9_]*$" },
-      additionalProperties: { enum: ["tip_height", "tip_hash"] },
+      additionalProperties: { enum: ["tip_height", "tip_hash", "mempool_txid"] },
     },
   },
 } as const;

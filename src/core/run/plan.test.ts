@@ -2,6 +2,7 @@ import { describe, expect, test } from "@jest/globals";
 import { parseCaseFile } from "../corpus/load.js";
 import { formatProblem, ProblemsError } from "../io/located-yaml.js";
 import { planCases } from "./plan.js";
+import { unlearntAnchors, withDynamic, type ChainProfile } from "../corpus/chain-profile.js";
 import { lightwalletProtocol } from "../../zcash/protocol.js";
 
 function problems(file: string, text: string, transport: "grpc" | "jsonrpc"): string[] {
@@ -33,5 +34,25 @@ describe("planning checks volatile declarations", () => {
       .toEqual([expect.stringMatching(/^cases\/jsonrpc\/getblock\.yaml:3: getblock\/a\.volatile: /)]);
     expect(problems("cases/jsonrpc/getblock.yaml", "method: getblock\ncases:\n  - id: a\n    request: [\"1\"]\n    volatile: [result.confirmations]\n", "jsonrpc")).toEqual([]);
     expect(problems("cases/grpc/GetBlockRange.yaml", "method: GetBlockRange\ncases:\n  - id: a\n    request: { start: { height: 1 }, end: { height: 2 } }\n    volatile: [\"[*].hash\", status.message]\n", "grpc")).toEqual([]);
+  });
+});
+
+describe("dynamic anchors the run could not learn", () => {
+  const profile: ChainProfile = { name: "live", network: "testnet", anchors: {}, dynamic: { tip: "tip_height", txid_mempool: "mempool_txid" } };
+  const cases = parseCaseFile("method: GetTransaction\ncases:\n  - id: m\n    request: { hash: \"${txid_mempool|le}\" }\n  - id: t\n    request: { block: { height: \"${tip}\" } }\n", "cases/grpc/GetTransaction.yaml", "grpc", lightwalletProtocol);
+
+  test("an empty mempool skips the cases that need one, saying why; the tip still plans", () => {
+    const live = { tip: { height: 5, hash: "ab".repeat(32) } };
+    const [m, t] = planCases(cases, withDynamic(profile, live), "live", lightwalletProtocol, unlearntAnchors(profile, live));
+    expect(m!.skipped).toBe(`anchor "txid_mempool": the oracle's mempool held no transaction when the run started (or there is no oracle)`);
+    expect(t!.skipped).toBeUndefined();
+  });
+
+  test("a learnt mempool transaction goes into the request in the byte order the case asks for", () => {
+    const txid = "01".repeat(31) + "ff";
+    const live = { tip: { height: 5, hash: "ab".repeat(32) }, mempoolTxid: txid };
+    expect(unlearntAnchors(profile, live).size).toBe(0);
+    const [m] = planCases(cases, withDynamic(profile, live), "live", lightwalletProtocol, unlearntAnchors(profile, live));
+    expect(Buffer.from((m!.request as unknown as { hash: Uint8Array }).hash).toString("hex")).toBe("ff" + "01".repeat(31));
   });
 });

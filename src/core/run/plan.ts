@@ -56,13 +56,17 @@ function jsonOfRequest(rpc: DescMethod, request: Message | Uint8Array): JsonValu
   return toJson(rpc.input, request as never);
 }
 
-export function planCase(c: Case, anchors: Anchors, chain: string, protocol: Pick<Protocol, "service">): PlannedCase {
+/** `unlearnt`: dynamic anchors the run could not learn at its start, with why. */
+export function planCase(c: Case, anchors: Anchors, chain: string, protocol: Pick<Protocol, "service">, unlearnt?: ReadonlyMap<string, string>): PlannedCase {
   if (c.chains && !c.chains.includes(chain)) return { case: c, skipped: `only for chains ${c.chains.join(", ")}` };
   let resolved: unknown;
   try {
     resolved = resolveAnchors(c.request, anchors);
   } catch (e) {
-    if (e instanceof MissingAnchorError) return { case: c, skipped: `chain "${chain}" has no anchor "${e.anchor}"` };
+    if (e instanceof MissingAnchorError) {
+      const why = unlearnt?.get(e.anchor);
+      return { case: c, skipped: why ? `anchor "${e.anchor}": ${why}` : `chain "${chain}" has no anchor "${e.anchor}"` };
+    }
     throw e;
   }
   if (c.transport === "jsonrpc") {
@@ -102,12 +106,12 @@ function checkVolatile(c: Case, check: () => unknown): void {
 }
 
 /** Plans every case; all corpus problems are collected and thrown together. */
-export function planCases(cases: readonly Case[], anchors: Anchors, chain: string, protocol: Pick<Protocol, "service">): PlannedCase[] {
+export function planCases(cases: readonly Case[], anchors: Anchors, chain: string, protocol: Pick<Protocol, "service">, unlearnt?: ReadonlyMap<string, string>): PlannedCase[] {
   const problems: Problem[] = [];
   const planned: PlannedCase[] = [];
   for (const c of cases) {
     try {
-      planned.push(planCase(c, anchors, chain, protocol));
+      planned.push(planCase(c, anchors, chain, protocol, unlearnt));
     } catch (e) {
       const reason = e instanceof AnchorSyntaxError ? e.message : (e as Error).message.replace(/^[^:]+:\d+: /, "");
       problems.push({ file: c.source.file, line: c.source.line, field: `${c.id}.${e instanceof VolatileError ? "volatile" : "request"}`, message: reason });

@@ -13,9 +13,11 @@ import type { JsonRpcTarget } from "../targets/jsonrpc.js";
 import type { PlannedCase } from "./plan.js";
 import type { Connections, OracleSource } from "./runner.js";
 
-/** What a run learns before its first case: the chain tip for `${tip}` anchors, and each build's protocol version. */
+/** What a run learns before its first case: the chain tip and a mempool transaction for the dynamic anchors, and each build's protocol version. */
 export interface StartFacts {
   tip?: { height: number; hash: string };
+  /** Display-order id of a transaction in the oracle's mempool, when asked for and there is one. */
+  mempoolTxid?: string;
   protocolVersions: Map<string, string>;
   /** Whom the run reached, which chain each said it serves, and why the run should stop. */
   preflight: Preflight;
@@ -33,6 +35,8 @@ export interface StartFactsInput {
   chainName?: string;
   /** Whether the run needs the tip (the chain profile has dynamic anchors); default true. */
   needTip?: boolean;
+  /** Whether the run needs a transaction from the oracle's mempool (a `mempool_txid` dynamic anchor). */
+  needMempoolTxid?: boolean;
 }
 
 export interface Protocol extends CorpusMethods {

@@ -4,7 +4,7 @@
 // and write what there is.
 
 import type { Case } from "../corpus/case.js";
-import { withDynamic, type ChainProfile } from "../corpus/chain-profile.js";
+import { needsLive, unlearntAnchors, withDynamic, type ChainProfile } from "../corpus/chain-profile.js";
 import { classify } from "../ledger/classify.js";
 import { ledgerFindings } from "../ledger/findings.js";
 import type { Quirk } from "../ledger/quirk.js";
@@ -183,9 +183,9 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   try {
     const startInput = {
       ...(oracleTarget ? { oracle: oracleTarget, oracleDeadlineMs: o.config.defaults.deadlineMs } : {}),
-      connections: conns, builds: o.config.builds, network: o.chain.network, ...(o.chain.chainName ? { chainName: o.chain.chainName } : {}), needTip: Object.keys(o.chain.dynamic).length > 0,
+      connections: conns, builds: o.config.builds, network: o.chain.network, ...(o.chain.chainName ? { chainName: o.chain.chainName } : {}), needTip: Object.keys(o.chain.dynamic).length > 0, needMempoolTxid: needsLive(o.chain, "mempool_txid"),
     };
-    const { tip, protocolVersions: versions, preflight } = await o.protocol.startFacts(startInput);
+    const { tip, mempoolTxid, protocolVersions: versions, preflight } = await o.protocol.startFacts(startInput);
     // Interrupted during the preflight, the run ends as interrupted, not as a failed preflight.
     if (preflight.problems.length > 0 && !o.signal?.aborted) {
       if (!o.force) throw new PreflightError(preflight);
@@ -194,8 +194,8 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     const broadcastRefused = o.allowBroadcast === true && o.chain.network === "regtest"
       ? serversForbidBroadcast(await o.protocol.serverChains(startInput))
       : undefined;
-    const anchors = tip ? withDynamic(o.chain, tip) : o.chain.anchors;
-    const planned = planCases(o.cases, anchors, o.chain.name, o.protocol);
+    const live = { ...(tip ? { tip } : {}), ...(mempoolTxid ? { mempoolTxid } : {}) };
+    const planned = planCases(o.cases, withDynamic(o.chain, live), o.chain.name, o.protocol, unlearntAnchors(o.chain, live));
     const builds = o.config.builds.map((b) => buildInfo(b, versions.get(b.name)));
     emit({
       type: "run-start", schemaVersion: REPORT_SCHEMA_VERSION, tool: { name: "zconform", version: VERSION },

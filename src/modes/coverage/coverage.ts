@@ -23,6 +23,12 @@ export interface Coverage {
   skipped: { id: string; kind: "unplannable" | "other-chains"; reason: string }[];
   /** Where the dynamic anchors (the live tip) stood for planning, when the profile has them. */
   frozenTip?: { height: number; hash: string };
+  /**
+   * Cases planned with a value a run takes from the oracle's mempool at its start (a
+   * `mempool_txid` dynamic anchor; planned here with a placeholder): a run skips them,
+   * saying so, when that mempool is empty.
+   */
+  atRunStart: { id: string; anchor: string }[];
   rpcs: { name: string; cases: number }[];
   /** Per field path, the cases that set it, per rpc whose request reaches it. */
   fields: { path: string; cases: number; byRpc: Record<string, number> }[];
@@ -43,6 +49,12 @@ export interface Coverage {
 export function coverageOf(cases: readonly Case[], chain: ChainProfile, protocol: Pick<Protocol, "service" | "jsonRpcMethods">): Coverage {
   const inv = inventory(protocol);
   const planned = planCases(cases, frozenAnchors(chain), chain.name, protocol);
+  const withoutMempool = planCases(cases, frozenAnchors(chain, { mempool: false }), chain.name, protocol);
+  const mempoolAnchors = Object.entries(chain.dynamic).filter(([, kind]) => kind === "mempool_txid").map(([name]) => name);
+  const atRunStart = withoutMempool.flatMap((pc, i) => {
+    const anchor = mempoolAnchors.find((a) => pc.skipped?.endsWith(`no anchor "${a}"`));
+    return anchor && !planned[i]!.skipped ? [{ id: pc.case.id, anchor }] : [];
+  });
   const count = new Map<string, number>();
   const bump = (key: string) => count.set(key, (count.get(key) ?? 0) + 1);
   const skipped: Coverage["skipped"] = [];
@@ -83,6 +95,7 @@ export function coverageOf(cases: readonly Case[], chain: ChainProfile, protocol
     skipped,
     ...(Object.keys(chain.dynamic).length > 0 && chain.frozenAt !== undefined && chain.frozenHash !== undefined
       ? { frozenTip: { height: chain.frozenAt, hash: chain.frozenHash } } : {}),
+    atRunStart,
     rpcs, fields, enumValues, jsonrpcMethods,
     unexercised: {
       rpcs: rpcs.filter((r) => r.cases === 0).map((r) => r.name),
@@ -106,12 +119,14 @@ export function formatCoverage(c: Coverage): string[] {
   return [
     `corpus coverage on chain ${c.chain}: ${c.cases} cases, ${c.planned} planned, ${unplannable.length} not plannable, ${elsewhere.length} for other chains only`,
     ...(c.frozenTip ? [`  the live tip is planned at the profile's frozen block ${c.frozenTip.height} (${c.frozenTip.hash}); a run asks the oracle`] : []),
+    ...(c.atRunStart.length > 0 ? [`  ${c.atRunStart.length} planned cases take a transaction from the oracle's mempool at run start; a run skips them, saying so, when it is empty`] : []),
     `  gRPC rpcs          ${ratio(c.rpcs.length - u.rpcs.length, c.rpcs.length)}`,
     `  request fields     ${ratio(c.fields.length - u.fields.length, c.fields.length)}`,
     `  enum values        ${ratio(c.enumValues.length - u.enumValues.length, c.enumValues.length)}`,
     `  JSON-RPC methods   ${ratio(c.jsonrpcMethods.length - u.jsonrpcMethods.length, c.jsonrpcMethods.length)}`,
     ...section("cases not plannable on this chain (their fields are not counted)", unplannable),
     ...section("cases declared for other chains", elsewhere),
+    ...section("cases planned with a mempool transaction the run takes from the oracle", c.atRunStart.map((a) => `${a.id}: \${${a.anchor}}`)),
     ...section("rpcs without a case", u.rpcs),
     ...section("request fields no case sets to a non-default value", u.fields),
     ...section("fields set for some rpcs but not these", u.fieldsByRpc),

@@ -5,7 +5,7 @@
 // and zebrad from crates.io with `cargo install --locked --root`.
 
 import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { writeFileAtomic } from "../../core/io/atomic-write.js";
 import { binaryPath, installRoot, isInstalled, type Pin } from "./pins.js";
@@ -29,6 +29,26 @@ export function installSteps(pin: Pin, env: NodeJS.ProcessEnv = process.env): St
     command: "cargo",
     args: ["install", pin.crate!, "--version", pin.version, "--locked", "--root", installRoot(pin, env), ...(pin.cargoFlags ?? [])],
   }];
+}
+
+/** Where bindgen looks for libclang when LIBCLANG_PATH is not set (Debian's llvm-N folders first). */
+function libclangFolders(env: NodeJS.ProcessEnv): string[] {
+  if (env.LIBCLANG_PATH) return [env.LIBCLANG_PATH];
+  const llvm = existsSync("/usr/lib") ? readdirSync("/usr/lib").filter((d) => /^llvm-\d+$/.test(d)).map((d) => `/usr/lib/${d}/lib`) : [];
+  return [...llvm, "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/lib"];
+}
+
+const hasLibclang = (folder: string) => existsSync(folder) && readdirSync(folder).some((f) => /^libclang(-\d+(\.\d+)*)?\.so(\.\d+)*$/.test(f));
+
+/**
+ * What a pin's build needs that its registry does not bring, each with how to get it. zainod
+ * and zebrad build RocksDB's bindings with bindgen, which loads libclang at build time: without
+ * it cargo fails minutes into the build with a panic in `ensure_libclang_is_loaded`.
+ */
+export function missingPrerequisites(pin: Pin, env: NodeJS.ProcessEnv = process.env, folders: readonly string[] = libclangFolders(env)): string[] {
+  if (pin.registry !== "crates.io") return [];
+  if (folders.some(hasLibclang)) return [];
+  return [`libclang (bindgen builds RocksDB's bindings with it; looked in ${folders.join(", ")}): apt-get install -y libclang-dev, or set LIBCLANG_PATH to the folder holding libclang.so`];
 }
 
 export interface InstallOutcome {
@@ -69,6 +89,8 @@ function run(step: Step, cwd: string | undefined, onLine: (line: string) => void
 export async function installPin(pin: Pin, onLine: (line: string) => void = () => {}, env: NodeJS.ProcessEnv = process.env): Promise<InstallOutcome> {
   const binary = binaryPath(pin, env);
   if (isInstalled(pin, env)) return { pin, status: "present", seconds: 0, binary };
+  const missing = missingPrerequisites(pin, env);
+  if (missing.length > 0) return { pin, status: "failed", seconds: 0, binary, error: `not started: ${pin.name} ${pin.version} needs\n${missing.map((m) => `  ${m}`).join("\n")}` };
   mkdirSync(dirname(binary), { recursive: true });
   const t0 = performance.now();
   let moduleDir: string | undefined;

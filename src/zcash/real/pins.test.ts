@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ProblemsError } from "../../core/io/located-yaml.js";
 import { binaryPath, describePin, loadPins, pinsOf } from "./pins.js";
-import { installSteps } from "./install.js";
+import { installPin, installSteps, missingPrerequisites } from "./install.js";
 
 const folders: string[] = [];
 const pinsFile = (text: string) => {
@@ -55,4 +55,21 @@ test("a bad pins file names its line and field", () => {
 test("a crates.io pin without its crate is refused at its line", () => {
   const file = pinsFile("servers:\n  - name: zainod\n    version: 0.10.1\n    registry: crates.io\n");
   expect(() => loadPins(file)).toThrow(`${file}:2: servers[0].crate: is required for registry crates.io`);
+});
+
+test("a cargo pin without libclang is not started, and says how to get it; a Go pin needs none", async () => {
+  const empty = mkdtempSync(join(tmpdir(), "zconform-nolibclang-"));
+  const withLib = mkdtempSync(join(tmpdir(), "zconform-libclang-"));
+  folders.push(empty, withLib);
+  writeFileSync(join(withLib, "libclang-14.so.1"), "");
+  const [zebrad] = pinsOf(loadPins(), "zebrad");
+  const [lwd] = pinsOf(loadPins(), "lightwalletd");
+  expect(missingPrerequisites(zebrad!, {}, [empty])).toEqual([expect.stringMatching(/^libclang .*apt-get install -y libclang-dev/)]);
+  expect(missingPrerequisites(zebrad!, {}, [empty, withLib])).toEqual([]);
+  expect(missingPrerequisites(lwd!, {}, [empty])).toEqual([]);
+  const cache = mkdtempSync(join(tmpdir(), "zconform-cache-"));
+  folders.push(cache);
+  const outcome = await installPin(zebrad!, () => {}, { ZCONFORM_REAL_CACHE: cache, LIBCLANG_PATH: empty });
+  expect(outcome).toMatchObject({ status: "failed", seconds: 0 });
+  expect(outcome.error).toMatch(/^not started: zebrad 7\.0\.0 needs\n {2}libclang/);
 });
