@@ -7,9 +7,9 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { classify } from "../core/ledger/classify.js";
 import { loadLedger } from "../core/ledger/quirk.js";
-import { runLatency } from "../modes/latency/latency.js";
+import { runLatency, type LatencyProgress } from "../modes/latency/latency.js";
 import { CONTROL_REQUEST, DEFAULT_RPCS, probeSpec, type ProbeSpec } from "../modes/latency/probe.js";
-import { latencyLines, latencyReport, type LatencyReport } from "../modes/latency/latency-report.js";
+import { latencyLines, latencyProgressReporter, latencyReport, type LatencyReport } from "../modes/latency/latency-report.js";
 import { buildInfo } from "../core/run/session.js";
 import { grpcTarget } from "../core/targets/grpc.js";
 import { guarded, InputError } from "./inputs.js";
@@ -72,10 +72,12 @@ export async function latencyCommand(o: LatencyCommandOptions, out: Output): Pro
     const byName = new Map(builds.map((b) => [b.name, b]));
     const startedAt = new Date();
     const infos = builds.map((b) => buildInfo(b, b.protocolVersion));
-    const stream = startModeStream<LatencyReport>(o, latencyLines, out, { builds }, { kind: "latency", startedAt, chain: inputs.chain, builds: infos });
+    const stream = startModeStream<LatencyReport, LatencyProgress>(o, latencyLines, out, { builds }, { kind: "latency", startedAt, chain: inputs.chain, builds: infos },
+      latencyProgressReporter(out.stderr));
     const result = await runLatency({
       builds: targets, probes, ...("skipped" in control ? {} : { control }), ...(reference ? { reference } : {}),
       calls: prepared.calls, warmup: prepared.warmup, parallel: o.parallel === true,
+      onProgress: (progress) => stream.emit({ type: "mode-progress", kind: "latency", progress }),
       classify: (d, build, rpc) => {
         const b = byName.get(build)!;
         return classify(prepared.ledger, d, { caseId: `latency.${rpc}`, method: rpc, transport: "grpc" },

@@ -12,7 +12,7 @@ import { HASH_FIELDS } from "../zcash/lightwallet-rpcs.js";
 import type { JsonReport } from "../core/report/json.js";
 import { expandReport, writeJsonReport, type JsonReportFile } from "../core/report/json-file.js";
 import type { RunEvent } from "../core/results/events.js";
-import { mergeReports, MergeError, type ShardReport } from "../modes/shard/merge.js";
+import { checkRunReport, mergeReports, MergeError, type ShardReport } from "../modes/shard/merge.js";
 import { guarded, InputError } from "./inputs.js";
 import type { Output } from "./output.js";
 import { reportersFor } from "./reporters.js";
@@ -38,8 +38,10 @@ function readReport(file: string): ShardReport {
   } catch (e) {
     throw new InputError(`${file}: not a readable JSON report: ${(e as Error).message}`);
   }
-  if (doc.kind !== undefined) {
-    throw new InputError(`cannot merge: ${file} is a ${String(doc.kind)} report; merge joins the corpus reports of \`run\`/\`demo --shard k/n\``);
+  try {
+    checkRunReport(file, doc);
+  } catch (e) {
+    throw new InputError(`cannot merge: ${(e as Error).message}`);
   }
   if (!Array.isArray(doc.cases)) throw new InputError(`${file}: not a corpus run report (no cases)`);
   try {

@@ -16,19 +16,22 @@ export interface ModeStart<D extends Envelope<string>> {
   builds: BuildInfo[];
 }
 
-/** The mode's stream, its start already emitted. */
-export function startModeStream<D extends Envelope<string>>(
+/** The mode's stream, its start already emitted; `progress` shows its progress events (unless --quiet). */
+export function startModeStream<D extends Envelope<string>, P = unknown>(
   o: { json?: string; quiet?: boolean },
   lines: (document: D) => string[],
   out: Output,
   endpoints: { builds: readonly Build[]; oracle?: JsonRpcEndpoint },
   start: ModeStart<D>,
-): ModeStream<D> {
-  const reporters: Reporter<ModeEvent<D>>[] = [];
-  if (o.json) reporters.push(modeJsonReporter<D>(o.json));
-  if (!o.quiet) reporters.push(modeTerminalReporter(lines, out.stdout));
+  progress?: Reporter<ModeEvent<D, P>>,
+): ModeStream<D, P> {
+  const reporters: Reporter<ModeEvent<D, P>>[] = [];
+  // Progress first: a display redrawn in place is cleared before the report is printed.
+  if (!o.quiet && progress) reporters.push(progress);
+  if (o.json) reporters.push(modeJsonReporter<D, P>(o.json));
+  if (!o.quiet) reporters.push(modeTerminalReporter<D, P>(lines, out.stdout));
   const secrets = secretsOf({ builds: [...endpoints.builds], ...(endpoints.oracle ? { oracle: { jsonrpc: endpoints.oracle } } : {}) });
-  const stream = modeStream(reporters, secrets);
+  const stream = modeStream<D, P>(reporters, secrets);
   stream.emit({ type: "mode-start", kind: start.kind, startedAt: start.startedAt.toISOString(), chain: start.chain, builds: start.builds });
   return stream;
 }

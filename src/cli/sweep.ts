@@ -20,9 +20,9 @@ import { jsonRpcTarget } from "../core/targets/jsonrpc.js";
 import type { ProfileName } from "../zcash/fixture/network.js";
 import { startSweepFixture } from "../modes/sweep/sweep-fixture.js";
 import { oracleBlocks } from "../modes/sweep/oracle-blocks.js";
-import { startProgress } from "../modes/sweep/progress.js";
+import { sweepProgressReporter } from "../modes/sweep/progress.js";
 import { sweepReport, type SweepReport } from "../modes/sweep/sweep-report.js";
-import { DEFAULT_CHUNK, DEFAULT_MAX_LISTED, DEFAULT_WINDOW, newCounters, runSweep } from "../modes/sweep/sweep.js";
+import { DEFAULT_CHUNK, DEFAULT_MAX_LISTED, DEFAULT_WINDOW, runSweep, type SweepProgress } from "../modes/sweep/sweep.js";
 import { sweepLines } from "../modes/sweep/terminal.js";
 import { guarded, InputError } from "./inputs.js";
 import { onInterrupt } from "./interrupt.js";
@@ -180,23 +180,24 @@ export async function sweepCommand(o: SweepCommandOptions, out: Output): Promise
       return 0;
     }
     const byName = new Map(inputs.builds.map((b) => [b.name, b]));
-    const names = [...inputs.builds.map((b) => b.name), ...(oracle ? ["oracle"] : [])];
-    const counters = newCounters(names, range.to - range.from + 1);
-    const progress = process.stderr.isTTY && o.progress !== false && !o.quiet ? startProgress(counters, (t) => process.stderr.write(t)) : undefined;
+    const tty = process.stderr.isTTY === true;
+    const showProgress = o.progress !== false && !o.quiet;
     const startedAt = new Date();
     const infos = inputs.builds.map((b) => buildInfo(b, b.protocolVersion));
-    const stream = startModeStream<SweepReport>(o, sweepLines, out, { builds: inputs.builds, ...(inputs.oracle ? { oracle: inputs.oracle } : {}) },
-      { kind: "sweep", startedAt, chain: inputs.chain, builds: infos });
+    const stream = startModeStream<SweepReport, SweepProgress>(o, sweepLines, out, { builds: inputs.builds, ...(inputs.oracle ? { oracle: inputs.oracle } : {}) },
+      { kind: "sweep", startedAt, chain: inputs.chain, builds: infos },
+      showProgress ? sweepProgressReporter(tty, tty ? (t) => process.stderr.write(t) : (t) => out.stderr(t.replace(/\n$/, ""))) : undefined);
     const result = await runSweep({
       builds: inputs.builds.map((b) => ({ name: b.name, target: targets.get(b.name)!, deadlineMs: b.deadlineMs, maxMessageBytes: b.maxMessageBytes })),
       reference, from: range.from, to: range.to, poolTypes: prepared.poolTypes, chunkSize: prepared.chunk, window: prepared.window,
-      ...(oracle ? { oracle, oracleBatch: prepared.oracleBatch } : {}), maxListed: prepared.maxListed, signal: interrupt.signal, counters,
+      ...(oracle ? { oracle, oracleBatch: prepared.oracleBatch } : {}), maxListed: prepared.maxListed, signal: interrupt.signal,
+      ...(showProgress ? { onProgress: (progress: SweepProgress) => stream.emit({ type: "mode-progress", kind: "sweep", progress }), ...(tty ? { progressEveryMs: 250 } : {}) } : {}),
       classify: (d) => {
         const b = byName.get(d.build)!;
         return classify(prepared.ledger, d, { caseId: "sweep.GetBlockRange", method: "GetBlockRange", transport: "grpc" },
           { name: b.name, implementation: b.implementation, version: b.version, protocolVersion: b.protocolVersion });
       },
-    }).finally(() => progress?.stop());
+    });
     const report = sweepReport(result, {
       startedAt, chain: inputs.chain, range, ...(prepared.shard ? { shard: prepared.shard, requestedRange: requested } : {}),
       poolTypes: prepared.poolTypes.map((p) => PoolType[p]), chunkSize: prepared.chunk, window: prepared.window,
@@ -242,7 +243,7 @@ export function registerSweep(program: Command, io: Output): void {
     .addOption(casesOption("corpus folder (for the default ledger <cases>/quirks.yaml)"))
     .option("--ledger <file>", "known-quirks ledger; sweep divergences match it as method GetBlockRange, case id sweep.GetBlockRange")
     .option("--json <file>", "write the sweep report (JSON) to this file")
-    .option("--no-progress", "no progress display (it is shown only when stderr is a terminal)")
+    .option("--no-progress", "no progress on stderr (redrawn in place on a terminal; elsewhere one line per finished chunk)")
     .option("-q, --quiet", "no terminal report"))
     .action(async (opts) => {
       process.exitCode = await sweepCommand({ ...opts, ...(opts.chain ? { chainFile: opts.chain } : {}), ...(opts.profile ? { profiles: opts.profile } : {}) }, io);

@@ -159,7 +159,7 @@ export function htmlDataFrom(report: JsonReport, ctx: ReportContext = {}): HtmlD
     };
   });
   return {
-    tool: report.tool, schemaVersion: report.schemaVersion, startedAt: report.startedAt, finishedAt: report.finishedAt,
+    kind: report.kind, tool: report.tool, schemaVersion: report.schemaVersion, startedAt: report.startedAt, finishedAt: report.finishedAt,
     partial: report.partial, interrupted: report.interrupted, exitCode: report.exitCode, chain: report.chain, oracle: report.oracle,
     conditions: report.conditions, shard: report.shard,
     builds: report.builds, summary: report.summary,

@@ -8,6 +8,8 @@ import type { CaseResult, ClassifiedDivergence } from "../results/result.js";
 import { writeJsonReport } from "./json-file.js";
 
 export interface JsonReport {
+  /** What the document is, as in every mode's envelope (core/results/envelope.ts). */
+  kind: "run";
   schemaVersion: number;
   tool: { name: "zconform"; version: string };
   startedAt: string;
@@ -36,6 +38,7 @@ export function jsonReportFrom(events: readonly RunEvent[]): JsonReport {
   const end = events.find((e) => e.type === "run-end");
   const cases = events.flatMap((e) => (e.type === "case-result" ? [e] : [])).sort((a, b) => a.index - b.index).map((e) => e.result);
   return {
+    kind: "run",
     schemaVersion: start.schemaVersion,
     tool: start.tool,
     startedAt: start.startedAt,

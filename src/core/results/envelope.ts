@@ -1,8 +1,8 @@
 // The envelope every mode's JSON document shares (sweep, latency, wirecost): what it is
 // ("kind", with a schema file schemas/<kind>.schema.json), which version of that schema,
 // which zconform wrote it, when, against which chain and builds, and the exit code the
-// command returned. The corpus run's report (schemas/report.schema.json) carries the
-// same fields but for `kind`, which it predates.
+// command returned. The corpus run's report (schemas/report.schema.json, kind "run")
+// carries the same fields, with finishedAt and exitCode null while it is partial.
 
 import { VERSION } from "../../version.js";
 import type { BuildInfo } from "./events.js";

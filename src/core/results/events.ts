@@ -92,11 +92,14 @@ export type RunEvent =
 
 /**
  * What a mode (sweep, latency, wirecost) tells its reporters, as a run does with
- * RunEvent: that it started, on which chain and builds, and the document it finished
- * with (in the envelope of src/core/results/envelope.ts).
+ * RunEvent: that it started, on which chain and builds, how far it has got (the mode's
+ * own progress record P: the sweep's counters and finished chunks, each latency probe as
+ * it ends), and the document it finished with (in the envelope of
+ * src/core/results/envelope.ts).
  */
-export type ModeEvent<D extends Envelope<string> = Envelope<string>> =
+export type ModeEvent<D extends Envelope<string> = Envelope<string>, P = unknown> =
   | { type: "mode-start"; kind: D["kind"]; startedAt: string; chain: string; builds: BuildInfo[] }
+  | { type: "mode-progress"; kind: D["kind"]; progress: P }
   | { type: "mode-end"; document: D };
 
 export type Reporter<E = RunEvent> = {

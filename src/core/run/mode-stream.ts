@@ -6,13 +6,13 @@ import type { Envelope } from "../results/envelope.js";
 import type { ModeEvent, Reporter } from "../results/events.js";
 import { scrubber } from "./redact.js";
 
-export interface ModeStream<D extends Envelope<string>> {
-  emit(event: ModeEvent<D>): void;
+export interface ModeStream<D extends Envelope<string>, P = unknown> {
+  emit(event: ModeEvent<D, P>): void;
   /** Lets every reporter write what it holds. */
   finish(): Promise<void>;
 }
 
-export function modeStream<D extends Envelope<string>>(reporters: readonly Reporter<ModeEvent<D>>[], secrets: readonly string[]): ModeStream<D> {
+export function modeStream<D extends Envelope<string>, P = unknown>(reporters: readonly Reporter<ModeEvent<D, P>>[], secrets: readonly string[]): ModeStream<D, P> {
   const scrub = scrubber(secrets);
   return {
     emit: (event) => {

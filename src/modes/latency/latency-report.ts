@@ -1,12 +1,13 @@
 // The latency report: JSON (`zconform latency --json FILE`, "kind": "latency" in the
 // modes' envelope, schemas/latency.schema.json) and the
 // terminal table — per rpc, one row per build with p50/p90/p99/max, the first warm-up
-// call, the share in the 35–45 ms band and a one-character-per-bucket histogram.
+// call, the share in the 35–45 ms band and a one-character-per-bucket histogram — and
+// the line per probe its progress events print while it runs.
 
-import type { BuildInfo } from "../../core/results/events.js";
+import type { BuildInfo, ModeEvent, Reporter } from "../../core/results/events.js";
 import { envelope, type Envelope } from "../../core/results/envelope.js";
 import type { ClassifiedDivergence } from "../../core/results/result.js";
-import type { LatencyResult, RpcTiming } from "./latency.js";
+import type { LatencyProgress, LatencyResult, RpcTiming } from "./latency.js";
 import { BUCKET_EDGES, bucketLabels, sparkline } from "./stats.js";
 
 export const LATENCY_REPORT_VERSION = 1;
@@ -78,4 +79,16 @@ export function latencyLines(r: LatencyReport): string[] {
     for (const d of r.divergences) out.push(`  ${d.build} ${d.method} ${d.path}: ${d.detail}${d.quirk ? `  (known: ${d.quirk})` : "  NEW"}`);
   }
   return out;
+}
+
+/** The latency mode's progress on stderr: a line per probe as it is timed. */
+export function latencyProgressReporter(write: (line: string) => void): Reporter<ModeEvent<LatencyReport, LatencyProgress>> {
+  return {
+    onEvent: (e) => {
+      if (e.type !== "mode-progress") return;
+      const p = e.progress;
+      write(`latency ${p.done}/${p.total}: ${p.build} ${p.rpc}${p.control ? " (control)" : ""} p50 ${p.p50Ms.toFixed(2)} ms, p99 ${p.p99Ms.toFixed(2)} ms${p.errors > 0 ? `, ${p.errors} errors` : ""}`);
+    },
+    finish: async () => {},
+  };
 }

@@ -4,7 +4,7 @@ import { syntheticChain } from "../../zcash/fixture/chain/index.js";
 import { startGrpcServer, type RunningGrpcServer } from "../../zcash/fixture/grpc/server.js";
 import { grpcTarget, type GrpcTarget } from "../../core/targets/grpc.js";
 import { schemaErrors } from "../../../test/schemas.test-helper.js";
-import { runLatency } from "./latency.js";
+import { runLatency, type LatencyProgress } from "./latency.js";
 import { latencyReport } from "./latency-report.js";
 import { detectPlateau, type Control, type TimedRpc } from "./plateau.js";
 import { CONTROL_REQUEST, DEFAULT_RPCS, probeSpec, type ProbeSpec } from "./probe.js";
@@ -67,11 +67,17 @@ describe("plateau probe against the fixture (repeated)", () => {
 
   const runOnce = async (warmup: number) => {
     const targets: GrpcTarget[] = servers.map((s) => grpcTarget({ url: s.url }));
+    const progress: LatencyProgress[] = [];
     try {
-      return await runLatency({
+      const r = await runLatency({
         builds: names.map((name, i) => ({ name, target: targets[i]! })), probes, control: ctl, reference: "reference",
-        calls: 15, warmup,
+        calls: 15, warmup, onProgress: (p) => progress.push(p),
       });
+      // Each probe is told once as it ends, with the p50 the report gives it.
+      expect(progress.map((p) => p.done)).toEqual(Array.from({ length: names.length * (probes.length + 1) }, (_, i) => i + 1));
+      expect(progress.filter((p) => !p.control).map((p) => [p.build, p.rpc, p.p50Ms])).toEqual(r.timings.map((t) => [t.build, t.rpc, t.stats.p50]));
+      expect(progress.filter((p) => p.control).map((p) => p.build)).toEqual([...names]);
+      return r;
     } finally {
       await Promise.all(targets.map((t) => t.close()));
     }

@@ -28,6 +28,21 @@ export interface LatencyOptions {
    * process (the fixture) would otherwise measure each other's work. */
   parallel?: boolean;
   classify?: (d: Divergence, build: string, rpc: string) => string | null;
+  /** Told of each probe as it is timed. */
+  onProgress?: (p: LatencyProgress) => void;
+}
+
+/** One probe timed: what a mode-progress event of the latency mode carries. */
+export interface LatencyProgress {
+  build: string;
+  rpc: string;
+  control: boolean;
+  /** Probes timed so far, of total (every rpc and the control, on every build). */
+  done: number;
+  total: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
 }
 
 export interface RpcTiming {
@@ -64,10 +79,16 @@ function timing(build: string, spec: ProbeSpec, t: Awaited<ReturnType<typeof tim
 }
 
 export async function runLatency(o: LatencyOptions): Promise<LatencyResult> {
+  const total = o.builds.length * (o.probes.length + (o.control ? 1 : 0));
+  let done = 0;
+  const told = (t: RpcTiming, control: boolean): RpcTiming => {
+    o.onProgress?.({ build: t.build, rpc: t.rpc, control, done: ++done, total, p50Ms: t.stats.p50, p99Ms: t.stats.p99, errors: t.errors });
+    return t;
+  };
   const probeBuild = async (b: LatencyBuild) => {
     const timings: RpcTiming[] = [];
-    for (const spec of o.probes) timings.push(timing(b.name, spec, await timeCalls(b.target, spec, o.calls, o.warmup)));
-    const control = o.control ? timing(b.name, o.control, await timeCalls(b.target, o.control, Math.min(o.calls, 50), Math.min(o.warmup, 2))) : undefined;
+    for (const spec of o.probes) timings.push(told(timing(b.name, spec, await timeCalls(b.target, spec, o.calls, o.warmup)), false));
+    const control = o.control ? told(timing(b.name, o.control, await timeCalls(b.target, o.control, Math.min(o.calls, 50), Math.min(o.warmup, 2))), true) : undefined;
     return { timings, control };
   };
   const perBuild: Awaited<ReturnType<typeof probeBuild>>[] = [];

@@ -66,12 +66,18 @@ function withoutLoopbackPorts(v: unknown): unknown {
   return v;
 }
 
+/** Throws unless the document is a corpus run's report (reports before schema 2's `kind` have none). */
+export function checkRunReport(file: string, doc: { kind?: unknown }): void {
+  const kind = doc.kind ?? "run";
+  if (kind !== "run") {
+    throw new MergeError(`${file} is a ${String(kind)} report; merge joins the corpus reports of \`run\`/\`demo --shard k/n\``);
+  }
+}
+
 function checkShards(inputs: readonly ShardReport[]): void {
   if (inputs.length === 0) throw new MergeError("nothing to merge: give the shard reports");
   for (const { file, report } of inputs) {
-    if ((report as unknown as { kind?: unknown }).kind === "sweep") {
-      throw new MergeError(`${file} is a sweep report; merge joins corpus run reports (a sweep shard's report stands on its own)`);
-    }
+    checkRunReport(file, report);
     if (report.schemaVersion !== REPORT_SCHEMA_VERSION) {
       throw new MergeError(`${file} has report schema version ${report.schemaVersion}; this zconform reads version ${REPORT_SCHEMA_VERSION}`);
     }

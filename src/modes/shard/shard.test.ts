@@ -45,7 +45,7 @@ function caseResult(caseId: string, source: string, transport: "grpc" | "jsonrpc
 
 function report(index: number, count: number, cases: CaseResult[], over: Partial<JsonReport> = {}): JsonReport {
   return {
-    schemaVersion: REPORT_SCHEMA_VERSION, tool: { name: "zconform", version: "0.1.0" }, startedAt: `2026-01-0${index}T00:00:00.000Z`,
+    kind: "run", schemaVersion: REPORT_SCHEMA_VERSION, tool: { name: "zconform", version: "0.1.0" }, startedAt: `2026-01-0${index}T00:00:00.000Z`,
     finishedAt: `2026-01-0${index}T00:01:00.000Z`, partial: false, interrupted: null, exitCode: 0, chain: "fixture", oracle: "http://127.0.0.1:1", conditions: [],
     shard: { index, count },
     builds: [{ name: "reference", implementation: "other", emulated: false }],
@@ -88,7 +88,7 @@ describe("merge", () => {
     rejects((xs) => [xs[0], { ...xs[1]!, report: { ...xs[1]!.report, shard: { index: 1, count: 3 } } }], /one of 2/);
     rejects((xs) => [xs[0], { ...xs[1]!, report: { ...xs[1]!.report, shard: null } }], /not a shard report/);
     rejects((xs) => [xs[0], { ...xs[1]!, report: { ...xs[1]!.report, cases: [a, b] } }], /case GetBlock\/b is in both/);
-    rejects((xs) => [xs[0], { ...xs[1]!, report: { ...xs[1]!.report, kind: "sweep" } as JsonReport }], /is a sweep report/);
+    rejects((xs) => [xs[0], { ...xs[1]!, report: { ...xs[1]!.report, kind: "sweep" } as unknown as JsonReport }], /is a sweep report/);
     rejects(() => [], /nothing to merge/);
   });
 

@@ -7,7 +7,7 @@ import { PoolType } from "../../zcash/gen/walletrpc/service_pb.js";
 import { grpcTarget, type GrpcTarget } from "../../core/targets/grpc.js";
 import { oracleBlocks } from "./oracle-blocks.js";
 import { startResetProxy } from "./reset-proxy.test-helper.js";
-import { runSweep, type SweepBuild } from "./sweep.js";
+import { runSweep, type SweepBuild, type SweepProgress } from "./sweep.js";
 
 const TIP = 3000;
 const ALTERED = 1230; // a height with a shielded transaction (every 10th)
@@ -83,11 +83,18 @@ describe("sweep against the fixture", () => {
     expect(r.partial).toBe(false);
   });
 
-  test("a block altered at one height is found at exactly that height and path, and nowhere else", async () => {
+  test("a block altered at one height is found at exactly that height and path, and nowhere else; progress tells it chunk by chunk", async () => {
+    const progress: SweepProgress[] = [];
     const r = await runSweep({
       builds: [build("reference", refUrl), build("altered", alteredUrl)],
-      from: 1, to: TIP, poolTypes: [], chunkSize: 1000, window: 16,
+      from: 1, to: TIP, poolTypes: [], chunkSize: 1000, window: 16, onProgress: (p) => progress.push(p),
     });
+    const chunkEnds = progress.filter((p) => p.chunk);
+    expect(chunkEnds.map((p) => [p.chunk!.from, p.chunk!.to, p.compared, p.divergentHeights])).toEqual([
+      [1, 1000, 1000, 0], [1001, 2000, 2000, 1], [2001, 3000, 3000, 1],
+    ]);
+    expect(chunkEnds.at(-1)!.sources.map((s) => [s.name, s.blocks])).toEqual([["reference", TIP], ["altered", TIP]]);
+    expect(progress.some((p) => !p.chunk)).toBe(false);
     expect(r.log.listed.map((d) => [d.height, d.build, d.kind, d.path])).toEqual([
       [ALTERED, "altered", "value", `[${ALTERED}].vtx[0].outputs[0].cmu`],
     ]);

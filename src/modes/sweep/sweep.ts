@@ -55,7 +55,24 @@ export interface SweepOptions {
   classify?: SweepClassifier;
   maxListed?: number;
   signal?: AbortSignal;
-  counters?: SweepCounters;
+  /** Told how far the sweep has got: as each chunk ends (with its record) and, with progressEveryMs, that often. */
+  onProgress?: (p: SweepProgress) => void;
+  progressEveryMs?: number;
+}
+
+/** How far a sweep has got: what a progress display shows, and a mode-progress event carries. */
+export interface SweepProgress {
+  elapsedMs: number;
+  /** Heights compared, of total. */
+  compared: number;
+  total: number;
+  /** Blocks and frame bytes received per source (builds, then the oracle). */
+  sources: { name: string; blocks: number; bytes: number }[];
+  divergences: number;
+  newDivergences: number;
+  divergentHeights: number;
+  /** On the report sent as a chunk ends: that chunk. */
+  chunk?: ChunkRecord;
 }
 
 export interface SourceTotals {
@@ -107,64 +124,76 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
   const oracleIndex = o.oracle ? o.builds.length : -1;
   const left = o.oracle ? oracleIndex : refIndex;
   const buildIndexes = o.builds.map((_, i) => i);
-  const counters = o.counters ?? newCounters(names, o.to - o.from + 1);
+  const counters = newCounters(names, o.to - o.from + 1);
   const log = new DivergenceLog(o.maxListed ?? DEFAULT_MAX_LISTED, o.classify);
   const totals: SourceTotals[] = names.map((name) => ({ name, blocks: 0, bytes: 0, ms: 0, resumes: 0 }));
   const chunks: ChunkRecord[] = [];
   const errors: string[] = [];
   let partial = false;
+  const progress = (chunk?: ChunkRecord): SweepProgress => ({
+    elapsedMs: performance.now() - t0, compared: counters.compared, total: counters.total,
+    sources: names.map((name, j) => ({ name, blocks: counters.blocks[j]!, bytes: counters.bytes[j]! })),
+    divergences: log.total, newDivergences: log.fresh, divergentHeights: log.divergentHeights, ...(chunk ? { chunk } : {}),
+  });
+  const ticker = o.onProgress && o.progressEveryMs ? setInterval(() => o.onProgress!(progress()), o.progressEveryMs) : undefined;
+  ticker?.unref();
+  try {
+    for (let from = o.from; from <= o.to; from += chunkSize) {
+      if (o.signal?.aborted) {
+        partial = true;
+        break;
+      }
+      const to = Math.min(o.to, from + chunkSize - 1);
+      const expected = to - from + 1;
+      const lock = new Lockstep(names.length, window, expected, (p, values) => {
+        counters.compared++;
+        const ds = compareHeight(from + p, values, names, left, buildIndexes);
+        if (ds) log.addBlock(from + p, ds);
+      });
+      const deliverTo = (j: number) => (bytes: Uint8Array) => {
+        counters.blocks[j]!++;
+        counters.bytes[j]! += bytes.length + 5;
+        return lock.deliver(j, bytes);
+      };
+      const streams = o.builds.map((b, j) =>
+        streamChunk(b.target, {
+          from, to, poolTypes: o.poolTypes, signal: o.signal,
+          deadlineMs: Math.max(b.deadlineMs ?? 0, 60_000 + 5 * expected),
+          maxMessageBytes: b.maxMessageBytes ?? 16 * 1024 * 1024,
+        }, deliverTo(j)).finally(() => lock.end(j)));
+      const oracleRun = o.oracle
+        ? feedOracle(o.oracle, from, to, o.oracleBatch ?? DEFAULT_ORACLE_BATCH, deliverTo(oracleIndex), o.signal, totals[oracleIndex]!)
+            .finally(() => lock.end(oracleIndex))
+        : Promise.resolve(undefined);
+      const [outcomes, oracleError] = await Promise.all([Promise.all(streams), oracleRun]);
+      await lock.done();
 
-  for (let from = o.from; from <= o.to; from += chunkSize) {
-    if (o.signal?.aborted) {
-      partial = true;
-      break;
+      outcomes.forEach((s, j) => {
+        const t = totals[j]!;
+        t.blocks += s.blocks;
+        t.bytes += s.bytes;
+        t.ms += s.ms;
+        if (s.resumedAfter) t.resumes++;
+      });
+      const chunk: ChunkRecord = {
+        from, to,
+        builds: outcomes.map((s, j) => ({ name: names[j]!, status: describeStatus(s), blocks: s.blocks, ...(s.resumedAfter ? { resumedAfter: s.resumedAfter } : {}) })),
+        ...(oracleError ? { oracleError } : {}),
+      };
+      chunks.push(chunk);
+      if (oracleError) errors.push(`heights ${from}..${to}: ${oracleError}`);
+      if (o.signal?.aborted) {
+        // Statuses and counts of an interrupted chunk describe the interruption, not the builds.
+        partial = true;
+        break;
+      }
+      if (left !== oracleIndex || !oracleError) {
+        for (const d of chunkDivergences(from, to, names, left, outcomes, lock)) log.add(d);
+      }
+      o.onProgress?.(progress(chunk));
     }
-    const to = Math.min(o.to, from + chunkSize - 1);
-    const expected = to - from + 1;
-    const lock = new Lockstep(names.length, window, expected, (p, values) => {
-      counters.compared++;
-      const ds = compareHeight(from + p, values, names, left, buildIndexes);
-      if (ds) log.addBlock(from + p, ds);
-    });
-    const deliverTo = (j: number) => (bytes: Uint8Array) => {
-      counters.blocks[j]!++;
-      counters.bytes[j]! += bytes.length + 5;
-      return lock.deliver(j, bytes);
-    };
-    const streams = o.builds.map((b, j) =>
-      streamChunk(b.target, {
-        from, to, poolTypes: o.poolTypes, signal: o.signal,
-        deadlineMs: Math.max(b.deadlineMs ?? 0, 60_000 + 5 * expected),
-        maxMessageBytes: b.maxMessageBytes ?? 16 * 1024 * 1024,
-      }, deliverTo(j)).finally(() => lock.end(j)));
-    const oracleRun = o.oracle
-      ? feedOracle(o.oracle, from, to, o.oracleBatch ?? DEFAULT_ORACLE_BATCH, deliverTo(oracleIndex), o.signal, totals[oracleIndex]!)
-          .finally(() => lock.end(oracleIndex))
-      : Promise.resolve(undefined);
-    const [outcomes, oracleError] = await Promise.all([Promise.all(streams), oracleRun]);
-    await lock.done();
-
-    outcomes.forEach((s, j) => {
-      const t = totals[j]!;
-      t.blocks += s.blocks;
-      t.bytes += s.bytes;
-      t.ms += s.ms;
-      if (s.resumedAfter) t.resumes++;
-    });
-    chunks.push({
-      from, to,
-      builds: outcomes.map((s, j) => ({ name: names[j]!, status: describeStatus(s), blocks: s.blocks, ...(s.resumedAfter ? { resumedAfter: s.resumedAfter } : {}) })),
-      ...(oracleError ? { oracleError } : {}),
-    });
-    if (oracleError) errors.push(`heights ${from}..${to}: ${oracleError}`);
-    if (o.signal?.aborted) {
-      // Statuses and counts of an interrupted chunk describe the interruption, not the builds.
-      partial = true;
-      break;
-    }
-    if (left !== oracleIndex || !oracleError) {
-      for (const d of chunkDivergences(from, to, names, left, outcomes, lock)) log.add(d);
-    }
+  } finally {
+    clearInterval(ticker);
   }
   return { log, totals, chunks, compared: counters.compared, partial, errors, durationMs: performance.now() - t0, reference, left: names[left]! };
 }
