@@ -1,8 +1,8 @@
 // Mutation score of the corpus and the ledger: every mutant (bench/mutation/mutants.ts)
 // is injected into the fixture network, the cases of its rpcs are run with the ledger,
 // and it is killed when the run shows what the unmutated run does not: a new divergence,
-// a stale entry, or (for the compact derivation the oracle shares) a divergence from the
-// recorded answers of real lightwalletd (bench/mutation/harness.ts).
+// a stale entry, or (for the compact derivations) also a divergence from the recorded
+// answers of real lightwalletd (bench/mutation/harness.ts).
 // Prints the score per build and every survivor, with its justification if it has one.
 // Run: npx tsx bench/mutation.ts [id-substring[,id-substring…]]   (VERBOSE=1 lists every mutant)
 import { baselineOf, runMutant, startHarness, type MutantOutcome } from "./mutation/harness.js";

@@ -1,7 +1,8 @@
 // A representative subset of the mutation harness (bench/mutation.ts runs all of it):
-// faults an audit once found the corpus and the ledger blind to, a fault in the compact
-// derivation the oracle shares, and one of each other surface. Each must show as a
-// divergence the unmutated run does not have.
+// faults an audit once found the corpus and the ledger blind to, a fault in each of the
+// two compact derivations (the oracle's and the fixture servers' own, written apart so
+// that the live run sees a fault in either), and one of each other surface. Each must
+// show as a divergence the unmutated run does not have.
 
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import { baselineOf, runMutant, startHarness, type Baseline, type Harness } from "../bench/mutation/harness.js";
@@ -14,7 +15,8 @@ const SUBSET = [
   // Mined transactions at height + 1, on the build whose mempool-height entry once matched every GetTransaction case.
   "zaino-0.9.0/GetTransaction/mined-height-plus-one",
   "zaino-0.10.1/GetMempoolTx/ignore-exclude",
-  "compact/truncated-sapling-ciphertext",
+  "oracle-compact/truncated-sapling-ciphertext",
+  "fixture-compact/truncated-sapling-ciphertext",
   "reference/GetSubtreeRoots/root-byte-order",
   "lightwalletd/GetTreeState/hash-byte-order",
   "ztreamer-master/GetAddressUtxosStream/wrong-txid",
@@ -41,4 +43,6 @@ test("the subset names existing mutants, and the unmutated run has nothing new",
 test.each(SUBSET)("%s is killed", async (id) => {
   const o = await runMutant(h, mutants.find((m) => m.id === id)!, base);
   expect({ id, killed: o.killed, absorbedBy: o.killed ? [] : o.absorbedBy }).toEqual({ id, killed: true, absorbedBy: [] });
+  // Killed by the run itself, not only by real lightwalletd's recorded answers.
+  expect(o.evidence.filter((e) => !e.startsWith("recorded: ")).length).toBeGreaterThan(0);
 }, 60_000);

@@ -2,8 +2,8 @@
 // is run with the ledger as `zconform demo` runs it, and a mutant is killed when its
 // run shows what the unmutated run does not: a new divergence (no ledger entry explains
 // it); a stale entry (the mutant took away a documented quirk, which fails a run too);
-// or, for the shared compact derivation (which the oracle uses as well, so the oracle
-// cannot tell), a divergence from the recorded answers of real lightwalletd.
+// or, for the compact derivations, a divergence from the recorded answers of real
+// lightwalletd as well (a third producer, beside the oracle's and the fixture's own).
 
 import { join } from "node:path";
 import { loadCorpus } from "../../src/core/corpus/load.js";
@@ -26,7 +26,7 @@ import type { Mutant } from "./mutants.js";
 const ROOT = join(import.meta.dirname, "..", "..");
 export const CASES = join(ROOT, "cases");
 const GOLDEN = join(ROOT, "golden");
-/** The real build whose recorded answers judge the shared compact derivation. */
+/** The real build whose recorded answers also judge the compact derivations. */
 const RECORDED = { build: "lightwalletd v0.5.4 (real)", emulatedBy: "lightwalletd" };
 
 export interface Harness {

@@ -1,6 +1,6 @@
 // The mutants: each is one faulty build (a fixture profile whose answers to one rpc or
-// JSON-RPC method are changed) or one fault in the compact derivation every server and
-// the oracle share. Ids are stable: survivors.yaml refers to them.
+// JSON-RPC method are changed) or one fault in a compact derivation: the oracle's (the
+// codec's) or the fixture servers' own. Ids are stable: survivors.yaml refers to them.
 
 import { Code } from "@connectrpc/connect";
 import { JSONRPC_METHODS } from "../../src/zcash/jsonrpc-methods.js";
@@ -11,12 +11,12 @@ import {
   reversedHex, swapFirstTwo, truncateOrchardCiphertext, truncateSaplingCiphertext,
 } from "./operators.js";
 
-/** Where a mutant lives: one build's gRPC or JSON-RPC side, or the shared compact derivation. */
+/** Where a mutant lives: one build's gRPC or JSON-RPC side, or one of the two compact derivations. */
 export type Surface = "grpc" | "jsonrpc" | "compact";
 
 export interface Mutant {
   id: string;
-  /** The build it mutates ("compact" for the shared derivation). */
+  /** The build it mutates ("compact" for a compact derivation). */
   build: ProfileName | "compact";
   surface: Surface;
   /** What kind of fault (dropped item, byte order, status, …). */
@@ -43,13 +43,20 @@ function jsonRpcMutant(build: ProfileName, operator: string, title: string, m: J
 
 const COMPACT_RPCS = ["GetBlock", "GetBlockNullifiers", "GetBlockRange", "GetBlockRangeNullifiers", "GetMempoolTx"];
 
-/** A fault in src/zcash/codec/compact.ts: every server's compact transactions and the oracle's alike. */
-function compactMutant(operator: string, title: string, tx: (t: ReturnType<typeof compactTxs>[number]) => void): Mutant {
+/**
+ * A fault in one of the two compact derivations, which are written apart on purpose: the
+ * codec's (src/zcash/codec/compact.ts), which the oracle applies to the blocks it decodes,
+ * and the fixture servers' own (src/zcash/fixture/grpc/compact.ts). A fault in either shows
+ * in the live run as every build against the oracle.
+ */
+function compactMutants(operator: string, title: string, tx: (t: ReturnType<typeof compactTxs>[number]) => void): Mutant[] {
   const byRpc = new Map(COMPACT_RPCS.map((rpc) => [rpc, { rpc, messages: each((m) => compactTxs(m).forEach(tx)) } satisfies GrpcMutation]));
-  return {
-    id: `compact/${operator}`, build: "compact", surface: "compact", operator, title, methods: COMPACT_RPCS,
-    inject: { grpc: (_p, rpc) => byRpc.get(rpc), oracle: (rpc) => byRpc.get(rpc) },
-  };
+  return [
+    { id: `oracle-compact/${operator}`, build: "compact", surface: "compact", operator, title: `codec compactTx: ${title}`, methods: COMPACT_RPCS,
+      inject: { oracle: (rpc) => byRpc.get(rpc) } },
+    { id: `fixture-compact/${operator}`, build: "compact", surface: "compact", operator, title: `fixtureCompactTx: ${title}`, methods: COMPACT_RPCS,
+      inject: { grpc: (_p, rpc) => byRpc.get(rpc) } },
+  ];
 }
 
 const ascending = (r: { start?: { height: bigint }; end?: { height: bigint } }) => r.start !== undefined && r.end !== undefined && r.start.height < r.end.height;
@@ -169,18 +176,18 @@ function jsonRpcMutants(): Mutant[] {
   });
 }
 
-function compactMutants(): Mutant[] {
+function derivationMutants(): Mutant[] {
   return [
-    compactMutant("truncated-sapling-ciphertext", "compactTx keeps 51 bytes of each Sapling ciphertext", truncateSaplingCiphertext),
-    compactMutant("truncated-orchard-ciphertext", "compactTx keeps 51 bytes of each Orchard ciphertext", truncateOrchardCiphertext),
-    compactMutant("cmu-byte-order", "compactTx sends Sapling cmu reversed", (t) => t.outputs.forEach((o: { cmu: Uint8Array }) => { o.cmu = reversed(o.cmu); })),
-    compactMutant("drop-orchard-epk", "compactTx leaves the Orchard ephemeral key out", (t) => t.actions.forEach((a: { ephemeralKey: Uint8Array }) => { a.ephemeralKey = new Uint8Array(); })),
-    compactMutant("vout-value-plus-one", "compactTx adds one zatoshi to each output value", (t) => t.vout.forEach((o: { value: bigint }) => { o.value += 1n; })),
-    compactMutant("vin-index-plus-one", "compactTx shifts each prevout index by one", (t) => t.vin.forEach((i: { prevoutIndex: number }) => { i.prevoutIndex += 1; })),
+    ...compactMutants("truncated-sapling-ciphertext", "keeps 51 bytes of each Sapling ciphertext", truncateSaplingCiphertext),
+    ...compactMutants("truncated-orchard-ciphertext", "keeps 51 bytes of each Orchard ciphertext", truncateOrchardCiphertext),
+    ...compactMutants("cmu-byte-order", "sends Sapling cmu reversed", (t) => t.outputs.forEach((o: { cmu: Uint8Array }) => { o.cmu = reversed(o.cmu); })),
+    ...compactMutants("drop-orchard-epk", "leaves the Orchard ephemeral key out", (t) => t.actions.forEach((a: { ephemeralKey: Uint8Array }) => { a.ephemeralKey = new Uint8Array(); })),
+    ...compactMutants("vout-value-plus-one", "adds one zatoshi to each output value", (t) => t.vout.forEach((o: { value: bigint }) => { o.value += 1n; })),
+    ...compactMutants("vin-index-plus-one", "shifts each prevout index by one", (t) => t.vin.forEach((i: { prevoutIndex: number }) => { i.prevoutIndex += 1; })),
   ];
 }
 
 export function allMutants(): Mutant[] {
   const builds = PROFILE_NAMES.flatMap((b) => [...perRpc(b), ...further(b), ...(b.startsWith("zaino") ? zainoInternal(b) : [])]);
-  return [...builds, ...jsonRpcMutants(), ...compactMutants()];
+  return [...builds, ...jsonRpcMutants(), ...derivationMutants()];
 }
