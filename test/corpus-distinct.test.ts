@@ -16,7 +16,8 @@ import { startFixtureNetwork, type FixtureNetwork } from "../src/zcash/fixture/n
 import { lightwalletProtocol } from "../src/zcash/protocol.js";
 
 const corpus = loadCorpus("cases", lightwalletProtocol);
-const planned = planCases(corpus.filter((c) => c.transport === "grpc"), loadChainProfile("cases", "fixture").anchors, "fixture", lightwalletProtocol);
+// Cases declared for other chains only are not planned on the fixture: they have no answer here to compare.
+const planned = planCases(corpus.filter((c) => c.transport === "grpc"), loadChainProfile("cases", "fixture").anchors, "fixture", lightwalletProtocol).filter((p) => !p.skipped);
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 

@@ -38,6 +38,8 @@ export interface RunInputs {
    * corpus's valid-transaction case is sent (the guard still asks every server its chain).
    */
   allowBroadcast?: boolean;
+  /** The sides goldens keep and compare (default every build's answers); see modes/golden/store.ts goldenAnswers. */
+  goldenSides?: ReadonlySet<string>;
 }
 
 export class InputError extends Error {}

@@ -175,15 +175,18 @@ reportOptions(corpusOptions(program.command("regtest")
     "JSON-RPC, the fixture serves the same blocks through the reference and the emulated profiles, and the whole corpus runs against zebrad's own " +
     "gRPC, the real indexers and the fixture, with zebrad's JSON-RPC as the oracle (report in <dir>/report.json unless --json, timings in <dir>/regtest.json)")
   .addHelpText("after", EXIT_CODES)
-  .option("--dir <dir>", "output folder for blocks.txt, report.json and regtest.json", "regtest-out")
-  .option("--blocks <n>", "blocks to mine (at least 40: NU6.1 activates at 30)", positiveInt, 300)
+  .option("--dir <dir>", "output folder for blocks.txt, mempool.txt, report.json and regtest.json", "regtest-out")
+  .option("--blocks <n>", "blocks to mine (default 300; at least 40: NU6.1 activates at 30)", positiveInt)
+  .option("--replay <dir>", "replay the chain and mempool an earlier run wrote to its --dir (blocks.txt, mempool.txt, regtest.json) instead of mining: the same blocks byte for byte, for goldens")
   .option("--miner-address <address>", "regtest address the transparent coinbases pay (default the wallet's miner key, whose coinbases the chain's transactions spend; another address needs --no-transact)")
   .option("--no-transact", "mine no wallet transactions and leave the mempool empty (by default the wallet spends mature coinbases in blocks 105 and 106 and leaves two spends in zebrad's mempool)")
   .option("--no-shielded", "pay every coinbase to the transparent miner address (no Orchard or Sapling coinbase; saves about 20 s of proving)")
   .option("--profile <name>", `serve only these fixture profiles (${PROFILE_NAMES.join(", ")}); repeatable`, profileList)
-  .option("--keep-logs", "keep the real servers' temporary folders (their logs) after the run")))
+  .option("--keep-logs", "keep the real servers' temporary folders (their logs) after the run")
+  .option("--golden [dir]", "replay the chain recorded in <dir>/regtest/chain (default folder: golden) and compare the real servers' answers with their goldens there")
+  .option("--record <dir>", "write the real servers' answers (and zebrad's own JSON-RPC answers) as goldens under <dir>/regtest/; without --replay a new chain is mined and kept in <dir>/regtest/chain")))
   .action(async (opts) => {
-    process.exitCode = await regtestCommand({ ...opts, ...(opts.profile ? { profiles: opts.profile } : {}) }, io);
+    process.exitCode = await regtestCommand({ ...opts, ...(opts.golden === true ? { golden: "golden" } : {}), ...(opts.profile ? { profiles: opts.profile } : {}) }, io);
   });
 
 program.command("darkside")

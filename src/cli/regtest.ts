@@ -10,7 +10,7 @@
 // chain, the wallet's transactions, the timings and the exit code.
 
 import { join } from "node:path";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { loadChainProfile, type ChainProfile } from "../core/corpus/chain-profile.js";
 import { writeFileAtomic } from "../core/io/atomic-write.js";
 import { DEFAULT_LIMITS, type RunConfig } from "../core/targets/config.js";
@@ -21,10 +21,15 @@ import { fixtureDeadlineMs } from "../zcash/fixture/deadline.js";
 import { RealServerError } from "../zcash/real/process.js";
 import { checkMinerAddress, defaultRecipe, type RegtestRecipe } from "../zcash/real/regtest-chain.js";
 import { startRegtestNetwork, type RegtestNetwork } from "../zcash/real/regtest-network.js";
+import { readReplay, REPLAY_FILES, type RegtestReplay } from "../zcash/real/regtest-replay.js";
+import { ORACLE } from "../core/run/judge.js";
 import { transactSplit, walletKeys, type TransactReport } from "../zcash/real/regtest-transact.js";
 import { guarded, InputError, loadCorpusAndLedger, type RunInputs } from "./inputs.js";
 import type { Output } from "./output.js";
 import { runInputs, type RunLikeOptions } from "./run.js";
+
+/** The node the fixture's builds are measured against in a regtest run (its side: "oracle:fixture"). */
+export const FIXTURE_NODE = "fixture";
 
 export interface RegtestOptions extends RunLikeOptions {
   /** The run's output folder: blocks.txt, regtest.json, and report.json unless --json says otherwise. */
@@ -35,6 +40,19 @@ export interface RegtestOptions extends RunLikeOptions {
   /** The wallet's transactions in the chain and the mempool (default on). */
   transact?: boolean;
   keepLogs?: boolean;
+  /** A folder an earlier run wrote (blocks.txt, mempool.txt, regtest.json): its chain is replayed instead of mined. */
+  replay?: string;
+}
+
+/** Where the chain that regtest goldens were recorded on is kept: <golden>/regtest/chain. */
+export const goldenChainFolder = (goldenRoot: string) => join(goldenRoot, "regtest", "chain");
+
+/**
+ * The chain a run replays: --replay, or with --golden the chain its goldens were recorded
+ * on (goldens of another chain could only drift). --record without --replay mines a new one.
+ */
+export function replayFolder(o: Pick<RegtestOptions, "replay" | "golden">): string | undefined {
+  return o.replay ?? (o.golden !== undefined ? goldenChainFolder(o.golden) : undefined);
 }
 
 /**
@@ -53,7 +71,7 @@ export function regtestChainProfile(profile: ChainProfile, chain: Record<string,
 }
 
 /** The regtest.json document: the envelope, the chain zebrad mined and what each step took. */
-export function regtestDocument(net: RegtestNetwork, recipe: RegtestRecipe, blocksFile: string, startedAt: Date, config: RunConfig, exitCode: number) {
+export function regtestDocument(net: RegtestNetwork, recipe: RegtestRecipe, blocksFile: string, startedAt: Date, config: RunConfig, exitCode: number, replayedFrom?: string) {
   const t = net.timings;
   return {
     ...envelope("regtest", 1, { startedAt, chain: "regtest", builds: config.builds.map((b) => buildInfo(b, b.protocolVersion)) }, exitCode),
@@ -61,8 +79,9 @@ export function regtestDocument(net: RegtestNetwork, recipe: RegtestRecipe, bloc
     blocksFile,
     tip: net.tip,
     activationHeights: recipe.activationHeights,
+    ...(replayedFrom !== undefined ? { replayedFrom } : {}),
     timings: {
-      zebradStartMs: Math.round(t.zebradStartMs), exportMs: Math.round(t.exportMs),
+      zebradStartMs: Math.round(t.zebradStartMs), exportMs: Math.round(t.exportMs), ...(t.replayMs !== undefined ? { replayMs: Math.round(t.replayMs) } : {}),
       stretches: t.stretches.map((s) => ({ pool: s.pool, first: s.first, last: s.last, ms: Math.round(s.ms), ...(s.address ? { address: s.address } : {}) })),
       ingestMs: Object.fromEntries(Object.entries(t.ingestMs).map(([k, v]) => [k, Math.round(v)])),
     },
@@ -81,6 +100,8 @@ export interface PreparedRegtestRun {
   net: RegtestNetwork;
   recipe: RegtestRecipe;
   blocksFile: string;
+  /** The folder whose chain was replayed, when it was not mined. */
+  replayedFrom?: string;
 }
 
 /** zebrad started and mined, the indexers and the fixture started, the run's inputs assembled (the caller closes inputs.network). */
@@ -94,19 +115,30 @@ export async function prepareRegtestRun(o: RegtestOptions, out: Output): Promise
       throw new InputError(`${option}: ${(e as Error).message}`);
     }
   };
+  const from = replayFolder(o);
+  if (from !== undefined && (o.blocks !== undefined || o.minerAddress !== undefined || o.shielded === false || o.transact === false)) {
+    throw new InputError(`${o.replay !== undefined ? "--replay" : "--golden"} takes the chain as it was recorded: drop --blocks, --miner-address, --no-shielded and --no-transact`);
+  }
+  if (o.golden !== undefined && o.record !== undefined) throw new InputError("--golden compares with goldens and --record writes them: give one");
+  let replay: RegtestReplay | undefined;
+  if (from !== undefined) refused(o.replay !== undefined ? "--replay" : "--golden", () => { replay = readReplay(from); });
   if (o.minerAddress !== undefined) refused("--miner-address", () => checkMinerAddress(o.minerAddress!));
   refused("--blocks", () => defaultRecipe({ blocks: o.blocks, shielded: o.shielded }));
-  const recipe = defaultRecipe({ blocks: o.blocks, minerAddress: o.minerAddress ?? walletKeys().miner.address, shielded: o.shielded });
+  const recipe: RegtestRecipe = replay
+    ? { activationHeights: replay.activationHeights, minerAddress: replay.transact?.miner ?? walletKeys().miner.address, stretches: [] }
+    : defaultRecipe({ blocks: o.blocks, minerAddress: o.minerAddress ?? walletKeys().miner.address, shielded: o.shielded });
   mkdirSync(o.dir, { recursive: true });
   const blocksFile = join(o.dir, "blocks.txt");
   const transact = o.transact ?? true;
-  if (transact) refused(o.minerAddress === undefined ? "--blocks" : "--miner-address", () => transactSplit(recipe));
-  out.stderr(`Starting zebrad on regtest and mining ${recipe.stretches.reduce((n, s) => n + s.blocks, 0)} blocks…`);
-  const net = await startRegtestNetwork({ recipe, blocksFile, keep: o.keepLogs, transact, ...(o.profiles ? { profiles: o.profiles } : {}) });
+  if (transact && !replay) refused(o.minerAddress === undefined ? "--blocks" : "--miner-address", () => transactSplit(recipe));
+  out.stderr(replay
+    ? `Starting zebrad on regtest and replaying the ${replay.blocks.length - 1} blocks and ${replay.mempool.length} mempool transactions of ${from}…`
+    : `Starting zebrad on regtest and mining ${recipe.stretches.reduce((n, s) => n + s.blocks, 0)} blocks…`);
+  const net = await startRegtestNetwork({ recipe, blocksFile, keep: o.keepLogs, transact, ...(replay ? { replay } : {}), ...(o.profiles ? { profiles: o.profiles } : {}) });
   try {
     const t = net.timings;
     out.stderr(`zebrad ${net.zebrad.pin.version} answered in ${(t.zebradStartMs / 1000).toFixed(1)} s; ` +
-      t.stretches.map((s) => `${s.last - s.first + 1} ${s.pool} blocks in ${(s.ms / 1000).toFixed(1)} s`).join(", ") +
+      (t.replayMs !== undefined ? `${net.tip} blocks submitted in ${(t.replayMs / 1000).toFixed(1)} s` : t.stretches.map((s) => `${s.last - s.first + 1} ${s.pool} blocks in ${(s.ms / 1000).toFixed(1)} s`).join(", ")) +
       `; ${net.tip + 1} blocks exported to ${blocksFile} in ${(t.exportMs / 1000).toFixed(1)} s`);
     if (net.transact) {
       out.stderr(`the wallet's transactions: ${net.transact.mined.map((t) => `${t.txid} at ${t.height}`).join(", ")}; in the mempool: ${net.transact.mempool.map((t) => t.txid).join(", ")}`);
@@ -115,14 +147,24 @@ export async function prepareRegtestRun(o: RegtestOptions, out: Output): Promise
     for (const [name, ms] of Object.entries(t.ingestMs)) out.stderr(`${name} ingested the chain to its tip in ${(ms / 1000).toFixed(1)} s`);
     const chain = regtestChainProfile(profile, chainAnchors(net.fixture.model));
     const source = { file: "(regtest network)", line: 0 };
+    // The fixture's builds stand for servers backed by the fixture's own Zebra-style node,
+    // the real ones for servers backed by zebrad: each is measured against its own node
+    // (docs/fixture-vs-zebrad.md compares the two nodes, case by case, from this run).
+    const fixtureBuilds = net.fixture.builds({ deadlineMs: await fixtureDeadlineMs(net.fixture) }).map((b) => ({ ...b, oracle: FIXTURE_NODE }));
     const config: RunConfig = {
       file: "(regtest network)",
       chain: chain.name,
       oracle: { jsonrpc: net.zebrad.jsonrpc, source },
+      nodeOracles: { [FIXTURE_NODE]: { jsonrpc: { url: net.fixture.jsonrpc, auth: { kind: "cookie", cookieFile: net.fixture.cookie } }, source } },
       defaults: DEFAULT_LIMITS,
-      builds: [...net.fixture.builds({ deadlineMs: await fixtureDeadlineMs(net.fixture) }), ...net.realBuilds({ deadlineMs: 15_000 })],
+      builds: [...fixtureBuilds, ...net.realBuilds({ deadlineMs: 15_000 })],
     };
-    return { net, recipe, blocksFile, inputs: { config, chain, ...loaded, network: { ...net.fixture, close: net.close } } };
+    // Goldens keep what real servers said: the real builds' answers, and zebrad's own JSON-RPC answers (the oracle's).
+    const goldenSides = new Set([...config.builds.filter((b) => b.pin !== undefined).map((b) => b.name), ORACLE]);
+    return {
+      net, recipe, blocksFile, ...(from !== undefined ? { replayedFrom: from } : {}),
+      inputs: { config, chain, ...loaded, goldenSides, network: { ...net.fixture, close: net.close } },
+    };
   } catch (e) {
     await net.close();
     throw e;
@@ -142,7 +184,16 @@ export async function regtestCommand(o: RegtestOptions, out: Output): Promise<nu
   }
   if (typeof got === "number") return got;
   const exitCode = await runInputs({ ...o, json: o.json ?? join(o.dir, "report.json") }, got.inputs, out);
-  const doc = regtestDocument(got.net, got.recipe, got.blocksFile, startedAt, got.inputs.config, exitCode);
-  writeFileAtomic(join(o.dir, "regtest.json"), `${JSON.stringify(doc, null, 2)}\n`);
+  const doc = regtestDocument(got.net, got.recipe, got.blocksFile, startedAt, got.inputs.config, exitCode, got.replayedFrom);
+  const text = `${JSON.stringify(doc, null, 2)}\n`;
+  writeFileAtomic(join(o.dir, "regtest.json"), text);
+  // A new chain recorded: kept beside its goldens, so that --golden replays the chain they were recorded on.
+  if (o.record !== undefined && got.replayedFrom === undefined) {
+    const keep = goldenChainFolder(o.record);
+    mkdirSync(keep, { recursive: true });
+    for (const name of [REPLAY_FILES.blocks, REPLAY_FILES.mempool]) writeFileAtomic(join(keep, name), readFileSync(join(o.dir, name)));
+    writeFileAtomic(join(keep, REPLAY_FILES.document), text);
+    out.stderr(`the chain these goldens were recorded on: ${keep} (zconform regtest --golden ${o.record} replays it)`);
+  }
   return exitCode;
 }

@@ -56,14 +56,14 @@ export async function runInputs(o: RunLikeOptions, inputs: RunInputs, out: Outpu
   try {
     const reporters = reportersFor(o, out, reportContext(inputs.ledger, inputs.config, HASH_FIELDS));
     const emulated = new Set(inputs.config.builds.filter((b) => b.emulated).map((b) => b.name));
-    const recorder = o.record ? goldenRecorder(o.record, inputs.chain.name, emulated) : undefined;
+    const recorder = o.record ? goldenRecorder(o.record, inputs.chain.name, emulated, inputs.goldenSides) : undefined;
     if (recorder) reporters.push(recorder);
     // Planning problems in the corpus (a bad anchor, a volatile path the answer cannot
     // have) surface here, after the inputs loaded: they are exit 2 like any other.
     const session = await guarded(out, () => runSession({
       config: inputs.config, cases: inputs.cases, chain: inputs.chain, ledger: inputs.ledger, reporters,
       protocol: lightwalletProtocol, allowStale: o.allowStale, signal: interrupt.signal, allowBroadcast: o.allowBroadcast === true || inputs.allowBroadcast === true, force: o.force === true,
-      ...(o.golden ? { drift: goldenDrift(lightwalletProtocol, o.golden, inputs.chain.name, emulated) } : {}),
+      ...(o.golden ? { drift: goldenDrift(lightwalletProtocol, o.golden, inputs.chain.name, emulated, inputs.goldenSides) } : {}),
       ...(o.spill ? { spillDir: o.spill } : {}),
       ...(recorder ? { wholeAnswers: true } : {}),
       ...(shard ? { shard } : {}),

@@ -8,7 +8,7 @@
 //   tail     := "." name | "." unknown | bracket
 //   name     := one or more characters other than . [ ] "      e.g. valueZat, 5ba81b19
 //   bracket  := "[" digits "]"        an array index or stream message, 0-based
-//             | "[*]"                 any index
+//             | "[*]"                 any index (in a JSON-RPC body, also any key of an object)
 //             | "[" json-string "]"   a key that a bare name cannot spell: ["a.b"], [""]
 //   unknown  := "$unknown[" digits "]" the unknown protobuf field with that number
 //

@@ -76,6 +76,19 @@ export function removeJsonPaths(
       }
       return;
     }
+    if (seg.kind === "any" && isObject(node)) {
+      // In a JSON body `[*]` is any key too: getrawmempool's verbose answer is keyed by txid.
+      for (const key of Object.keys(node)) {
+        const next = appendSegment(path, { kind: "field", name: key });
+        if (!last) {
+          walk(node[key], p, i + 1, next);
+          continue;
+        }
+        out.push({ pattern: p.text, path: next, value: node[key] });
+        delete node[key];
+      }
+      return;
+    }
     if (!Array.isArray(node)) return;
     const indexes = seg.kind === "index" ? [seg.index] : node.map((_, k) => k);
     for (const k of indexes) {

@@ -36,6 +36,12 @@ export interface Case {
   expect: Expectation;
   /** Field paths not compared, each named (e.g. "version", "vtx[*].fee"). */
   volatile: string[];
+  /**
+   * Field paths whose value follows the wall clock (an estimated height, a mempool entry's
+   * time): compared between builds and with the oracle within a run, never with goldens
+   * recorded at another time.
+   */
+  wallClock?: string[];
   /** Stream messages compared as a multiset rather than a sequence. */
   unordered: boolean;
   /**

@@ -33,6 +33,7 @@ interface RawCase {
   request: unknown;
   expect?: RawExpect;
   volatile?: string[];
+  wallClock?: string[];
   unordered?: boolean;
   openEnded?: { quietMs: number };
   cancelAfter?: number;
@@ -97,6 +98,8 @@ export function parseCaseFile(text: string, displayName: string, transport: Tran
       tags: [...new Set([...(d.tags ?? []), ...(raw.tags ?? [])])],
       source: { file: displayName, line },
     };
+    const wallClock = [...(d.wallClock ?? []), ...(raw.wallClock ?? [])];
+    if (wallClock.length > 0) c.wallClock = wallClock;
     const protocol = raw.protocol ?? d.protocol;
     if (protocol !== undefined) {
       if (semver.validRange(protocol) === null) {

@@ -26,6 +26,7 @@ function caseSchema(implementations: readonly string[]) {
       request: {},
       expect: expectation,
       volatile: { type: "array", items: { type: "string", minLength: 1 } },
+      wallClock: { type: "array", items: { type: "string", minLength: 1 } },
       unordered: { type: "boolean" },
       openEnded: {
         type: "object", required: ["quietMs"], additionalProperties: false,
@@ -60,6 +61,7 @@ export function caseFileSchema(implementations: readonly string[]) {
         properties: {
           expect: expectation,
           volatile: c.properties.volatile,
+          wallClock: c.properties.wallClock,
           unordered: c.properties.unordered,
           openEnded: c.properties.openEnded,
           tags: c.properties.tags,

@@ -99,9 +99,9 @@ function groupBy<T>(names: readonly string[], get: (n: string) => T, eq: (x: T, 
 
 /**
  * The verdict when builds are measured against different oracle answers — each against
- * the answer for the protocol version it speaks (GetBlock's transparent data is the rule
- * since v0.4.1). A build conforms when it equals its own oracle answer; the kinds mean
- * what they mean for one oracle.
+ * the answer for the protocol version it speaks, or against the node it is backed by
+ * when that is not the run's oracle. A build conforms when it equals its own oracle
+ * answer; the kinds mean what they mean for one oracle.
  */
 export function verdictAgainstEach(observations: ReadonlyMap<string, Canonical>, oracles: ReadonlyMap<string, Canonical>): Verdict {
   const names = [...observations.keys()];
@@ -117,8 +117,8 @@ export function verdictAgainstEach(observations: ReadonlyMap<string, Canonical>,
   if (faulted) return v("unavailable", [], `the oracle could not answer for ${faulted} (${oracles.get(faulted)!.fault!.kind})`);
   const conforming = answering.filter((n) => sameCanonical(oracles.get(n)!, observations.get(n)!));
   const others = names.filter((n) => !conforming.includes(n));
-  if (conforming.length === names.length) return v("agree", [], "every build matches the oracle for the protocol version it speaks");
-  if (conforming.length > 0) return v("deviant", others, `${conforming.length} of ${names.length} builds match the oracle for the protocol version they speak`);
+  if (conforming.length === names.length) return v("agree", [], "every build matches the answer it is measured against (the oracle for the protocol version it speaks, or its own node)");
+  if (conforming.length > 0) return v("deviant", others, `${conforming.length} of ${names.length} builds match the answer they are measured against`);
   if (groups.length === 1) return v("all-vs-oracle", [], "the builds agree with each other but not with the oracle");
-  return v("split", [], "no build matches the oracle for the protocol version it speaks");
+  return v("split", [], "no build matches the answer it is measured against");
 }

@@ -54,6 +54,12 @@ export interface Quirk {
   builds: BuildSelector[];
   /** Protocol versions the entry applies to (semver range over the version a build speaks). */
   protocol?: string;
+  /**
+   * Chain profiles the entry applies on (absent: every chain). A behaviour only some chains
+   * can show (a mempool order, a pool activated at height 1) is neither matched nor stale
+   * on the others.
+   */
+  chains?: string[];
   match: QuirkMatch;
   /** Issue, report or spec section the quirk comes from. */
   reference: string;
@@ -99,6 +105,7 @@ export const ledgerSchema = {
             },
           },
           protocol: { type: "string" },
+          chains: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 },
           match: {
             type: "object",
             additionalProperties: false,
@@ -179,4 +186,9 @@ export function parseLedger(text: string, file: string, implementations?: readon
 export function loadLedger(path: string, o: { displayName?: string; implementations?: readonly string[] } = {}): Quirk[] {
   const displayName = o.displayName ?? path;
   return parseLedger(readInput(path, displayName, INPUT_LIMITS.ledgerBytes, "the ledger"), displayName, o.implementations);
+}
+
+/** The entries that apply on a run over this chain profile. */
+export function ledgerOnChain(ledger: readonly Quirk[], chain: string): Quirk[] {
+  return ledger.filter((q) => q.chains === undefined || q.chains.includes(chain));
 }

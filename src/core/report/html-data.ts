@@ -24,11 +24,11 @@ export interface HtmlAnswer extends Omit<Answer, "hex" | "json"> {
   truncated?: string;
 }
 
-export interface HtmlCase extends Omit<CaseResult, "answers" | "oracle" | "olderOracles"> {
+export interface HtmlCase extends Omit<CaseResult, "answers" | "oracle" | "otherOracles"> {
   answers: HtmlAnswer[];
   oracle?: HtmlAnswer;
   /** The oracle's answers under older protocol rules, for builds judged under them. */
-  olderOracles?: HtmlAnswer[];
+  otherOracles?: HtmlAnswer[];
   /** Commands that repeat the call, per side ("oracle" for JSON-RPC cases). */
   reproduce: Record<string, ReproduceCommand[]>;
 }
@@ -138,7 +138,7 @@ export function htmlDataFrom(report: JsonReport, ctx: ReportContext = {}): HtmlD
     return { ...rest, hex: store.put(h.hex), json: store.put(j.json), ...(notes.length > 0 ? { truncated: notes.join("; ") } : {}) };
   };
   const cases = report.cases.map((r): HtmlCase => {
-    const { answers, oracle, olderOracles, request, divergences, patches, ...rest } = r;
+    const { answers, oracle, otherOracles, request, divergences, patches, ...rest } = r;
     return {
       ...rest,
       ...(request !== undefined ? { request: clip(request)! } : {}),
@@ -153,7 +153,7 @@ export function htmlDataFrom(report: JsonReport, ctx: ReportContext = {}): HtmlD
       })),
       answers: answers.map(answer),
       ...(oracle ? { oracle: answer(oracle) } : {}),
-      ...(olderOracles ? { olderOracles: olderOracles.map(answer) } : {}),
+      ...(otherOracles ? { otherOracles: otherOracles.map(answer) } : {}),
       // From the whole request: the commands must send what the case sent.
       reproduce: reproduceFor(r, builds, report.oracle, ctx),
     };

@@ -120,7 +120,7 @@ export const HTML_SCRIPT = String.raw`
     }
     if (!name) return null;
     // A build judged under an older protocol version is measured against the oracle's answer under that version's rules.
-    var answer = name === "oracle" ? c.oracle : (c.olderOracles || []).concat(c.answers).filter(function (a) { return a.side === name; })[0];
+    var answer = name === "oracle" ? c.oracle : (c.otherOracles || []).concat(c.answers).filter(function (a) { return a.side === name; })[0];
     return { name: name, answer: answer };
   }
 

@@ -29,8 +29,8 @@ function report(cases: CaseResult[]): JsonReport {
 describe("older protocol versions", () => {
   test("the oracle's answer under older rules is embedded like any answer, for the drill-down to show", () => {
     const older = answer("oracle@v0.4.0", ["0c0d"], { height: "2" });
-    const data = htmlDataFrom(report([result({ answers: [answer("a")], oracle: answer("oracle"), olderOracles: [older] })]));
-    const shown = data.cases[0]!.olderOracles![0]!;
+    const data = htmlDataFrom(report([result({ answers: [answer("a")], oracle: answer("oracle"), otherOracles: [older] })]));
+    const shown = data.cases[0]!.otherOracles![0]!;
     expect(shown.side).toBe("oracle@v0.4.0");
     expect(data.blobs[shown.hex]).toEqual(["0c0d"]);
     expect(data.blobs[shown.json]).toEqual({ height: "2" });

@@ -27,7 +27,7 @@ function render(events: RunEvent[]): string[] {
 
 describe("the terminal report", () => {
   const start: RunEvent = {
-    type: "run-start", schemaVersion: 2, tool: { name: "zconform", version: "0" }, startedAt: "", chain: "fixture",
+    type: "run-start", schemaVersion: 3, tool: { name: "zconform", version: "0" }, startedAt: "", chain: "fixture",
     builds: [{ name: "b", implementation: "other", emulated: false }], cases: 3,
     conditions: [{ kind: "no-oracle", side: "run", detail: "no oracle configured: cases anchored to the oracle are unjudged" }],
   };

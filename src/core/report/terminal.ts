@@ -124,7 +124,7 @@ export function terminalReporter(o: TerminalOptions): Reporter {
         o.write(c.bold(`zconform · chain ${e.chain} · oracle ${e.oracle ?? "none"} · ${builds.length} builds${emulated ? ` (${emulated} emulated)` : ""} · ${e.cases} cases`));
         for (const b of builds) {
           const where = [b.grpc && `grpc ${b.grpc}`, b.jsonrpc && `jsonrpc ${b.jsonrpc}`].filter(Boolean).join(", ");
-          o.write(c.dim(`  ${b.name}: ${b.implementation}${b.version ? ` ${b.version}` : ""}${b.protocolVersion ? `, protocol ${b.protocolVersion}` : ""}${b.emulated ? ", EMULATED" : ""}${b.pin ? `, REAL, pinned ${b.pin}` : ""} — ${where}`));
+          o.write(c.dim(`  ${b.name}: ${b.implementation}${b.version ? ` ${b.version}` : ""}${b.protocolVersion ? `, protocol ${b.protocolVersion}` : ""}${b.emulated ? ", EMULATED" : ""}${b.pin ? `, REAL, pinned ${b.pin}` : ""} — ${where}${b.oracle ? `; measured against node ${b.oracle}` : ""}`));
         }
         for (const line of conditionLines(e.conditions, c)) o.write(line);
         const contacts = [...(e.preflight?.builds ?? []), ...(e.preflight?.oracle ? [e.preflight.oracle] : [])];

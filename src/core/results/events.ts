@@ -25,6 +25,8 @@ export interface BuildInfo {
   /** Endpoints without credentials. */
   grpc?: string;
   jsonrpc?: string;
+  /** The node it is measured against when that is not the run's oracle: its name and endpoint. */
+  oracle?: string;
 }
 
 /** What one server said to the first call of the run. */

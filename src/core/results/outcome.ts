@@ -32,9 +32,9 @@ export interface OutcomeInput {
   /** "oracle", "agree" or "error". */
   expect: "oracle" | "agree" | "error" | "ok";
   answers: readonly Answer[];
-  /** The oracle's answer, and its answers under older protocol rules, when asked. */
+  /** The oracle's answer, and the other oracle answers some builds are measured against, when asked. */
   oracle?: Answer;
-  olderOracles?: readonly Answer[];
+  otherOracles?: readonly Answer[];
   /** Whether the run has an oracle at all. */
   oracleConfigured: boolean;
   divergences: readonly ClassifiedDivergence[];
@@ -42,7 +42,7 @@ export interface OutcomeInput {
 
 export function outcomesOf(o: OutcomeInput): BuildOutcome[] {
   const oracleFault = o.expect === "oracle"
-    ? [o.oracle, ...(o.olderOracles ?? [])].find((a) => a?.fault)?.fault
+    ? [o.oracle, ...(o.otherOracles ?? [])].find((a) => a?.fault)?.fault
     : undefined;
   const answering = o.answers.filter((a) => !a.fault).map((a) => a.side);
   return o.answers.map((a): BuildOutcome => {

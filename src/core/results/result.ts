@@ -10,7 +10,7 @@ import type { Fault, Transport } from "../targets/observation.js";
 import type { BuildOutcome } from "./outcome.js";
 import type { Elided } from "./bound.js";
 
-export const REPORT_SCHEMA_VERSION = 2;
+export const REPORT_SCHEMA_VERSION = 3;
 
 /** One side's answer to one case, as reports show it. */
 export interface Answer {
@@ -77,11 +77,17 @@ export interface CaseResult {
   outcomes?: BuildOutcome[];
   answers: Answer[];
   oracle?: Answer;
-  /** The oracle's answers under the older protocol rules some builds speak ("oracle@v0.4.0"). */
-  olderOracles?: Answer[];
+  /**
+   * The answers some builds are measured against instead of the run's oracle: the
+   * oracle's under the older protocol rules they speak ("oracle@v0.4.0"), or the node
+   * they are backed by ("oracle:fixture", a build's `oracle` in the config).
+   */
+  otherOracles?: Answer[];
   divergences: ClassifiedDivergence[];
   /** Declared volatile paths (never compared), and what they removed per side. */
   volatile: string[];
+  /** Declared wall-clock paths: compared within the run, not with goldens (modes/golden/drift.ts). */
+  wallClock?: string[];
   excluded: { side: string; paths: string[] }[];
   unordered: boolean;
   /** Declared open-ended: a stream the client ended after a quiet period compares as OK. */

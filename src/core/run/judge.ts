@@ -23,8 +23,8 @@ export interface Judgement {
   divergences: { build: string; divergences: readonly Divergence[] }[];
   answers: Answer[];
   oracle?: Answer;
-  /** The oracle's answers under older protocol rules, side "oracle@<version>". */
-  olderOracles?: Answer[];
+  /** The oracle's answers under older protocol rules ("oracle@<version>") and the answers of the nodes some builds are backed by ("oracle:<name>"). */
+  otherOracles?: Answer[];
   excluded: { side: string; paths: string[] }[];
   patches: { left: string; right: string; ops: PatchOp[]; omittedOps?: number }[];
 }
@@ -98,22 +98,33 @@ function referenceSide(verdict: Verdict, canon: Map<string, Canonical>, oracle: 
 }
 
 /**
- * Each build against the oracle answer for the protocol version it speaks. `byVersion`
- * holds the answers derived under older rules; a build whose version has one is measured
- * against it, every other build against the current oracle.
+ * Each build against the answer it is measured by: its own node's ("oracle:<name>") when it
+ * is backed by another node than the run's oracle, else the oracle's for the protocol
+ * version it speaks (`byVersion` holds the answers derived under older rules), else the
+ * oracle's. Undefined when every build is measured against the oracle itself.
  */
-function perVersionOracles(
+function perBuildOracles(
   canon: ReadonlyMap<string, Canonical>, oracle: Canonical, byVersion: ReadonlyMap<string, Canonical>, versions: ReadonlyMap<string, string>,
+  nodes: ReadonlyMap<string, { name: string; canon: Canonical }>,
 ): { sides: Map<string, { name: string; canon: Canonical }> } | undefined {
   const sides = new Map<string, { name: string; canon: Canonical }>();
-  let older = false;
+  let other = false;
   for (const build of canon.keys()) {
+    const node = nodes.get(build);
     const v = versions.get(build);
     const legacy = v === undefined ? undefined : byVersion.get(v);
-    if (legacy) older = true;
-    sides.set(build, legacy ? { name: `${ORACLE}@${v}`, canon: legacy } : { name: ORACLE, canon: oracle });
+    if (node || legacy) other = true;
+    sides.set(build, node ?? (legacy ? { name: `${ORACLE}@${v}`, canon: legacy } : { name: ORACLE, canon: oracle }));
   }
-  return older ? { sides } : undefined;
+  return other ? { sides } : undefined;
+}
+
+/** The node a build is backed by, and its answer, for builds not measured against the run's oracle. */
+export interface NodeAnswers {
+  /** Build name → node name. */
+  nodeOf: ReadonlyMap<string, string>;
+  /** Node name → its answer (absent: it cannot derive one). */
+  answers: ReadonlyMap<string, Observation | undefined>;
 }
 
 export function judgeCase(
@@ -124,24 +135,29 @@ export function judgeCase(
   /** Oracle answers under older protocol rules, by version (builds speaking it are measured against them). */
   olderOracles: ReadonlyMap<string, Observation> = new Map(),
   keep: Keeping = DEFAULT_KEEPING,
+  nodes: NodeAnswers = { nodeOf: new Map(), answers: new Map() },
 ): Judgement {
   const c = pc.case;
   const opts = canonOptions(pc);
   const canon = new Map<string, Canonical>();
   for (const [build, obs] of observations) canon.set(build, canonOf(obs, opts));
   const oracleCanon = oracle ? canonOf(oracle, opts) : undefined;
-  const useOracle = c.expect.kind === "oracle" ? oracleCanon : undefined;
   const olderCanon = new Map([...olderOracles].map(([v, obs]) => [v, canonOf(obs, opts)]));
-  const perVersion = useOracle ? perVersionOracles(canon, useOracle, olderCanon, protocolVersions) : undefined;
-  const verdict = perVersion
-    ? verdictAgainstEach(canon, new Map([...perVersion.sides].map(([b, s]) => [b, s.canon])))
+  const nodeCanon = new Map([...nodes.answers].flatMap(([n, obs]) => (obs ? [[n, canonOf(obs, opts)] as const] : [])));
+  // A node that cannot derive the answer leaves the case without an oracle, as the run's oracle does.
+  const nodesAnswer = [...new Set(nodes.nodeOf.values())].every((n) => nodeCanon.has(n));
+  const useOracle = c.expect.kind === "oracle" && nodesAnswer ? oracleCanon : undefined;
+  const buildNodes = new Map([...nodes.nodeOf].flatMap(([b, n]) => (canon.has(b) ? [[b, { name: `${ORACLE}:${n}`, canon: nodeCanon.get(n)! }] as const] : [])));
+  const perBuild = useOracle ? perBuildOracles(canon, useOracle, olderCanon, protocolVersions, buildNodes) : undefined;
+  const verdict = perBuild
+    ? verdictAgainstEach(canon, new Map([...perBuild.sides].map(([b, s]) => [b, s.canon])))
     : verdictOf(canon, useOracle, { expect: c.expect.kind === "error" || c.expect.kind === "ok" ? c.expect : undefined });
 
   const divergences: Judgement["divergences"] = [];
   const patches: Judgement["patches"] = [];
-  if (perVersion) {
+  if (perBuild) {
     for (const [build, cb] of canon) {
-      const side = perVersion.sides.get(build)!;
+      const side = perBuild.sides.get(build)!;
       const cmp = compareCanonical(side.canon, cb, { left: side.name, right: build });
       divergences.push({ build, divergences: cmp.divergences });
       if (cmp.patch.length > 0) patches.push({ left: side.name, right: build, ops: [...cmp.patch] });
@@ -173,7 +189,12 @@ export function judgeCase(
     divergences: boundStrings(divergences, keep),
     answers,
     ...(oracle && oracleCanon ? { oracle: answerOf(ORACLE, oracle, oracleCanon, undefined, keep) } : {}),
-    ...(olderOracles.size > 0 ? { olderOracles: [...olderOracles].map(([v, obs]) => answerOf(`${ORACLE}@${v}`, obs, olderCanon.get(v)!, v, keep)) } : {}),
+    ...(olderOracles.size + nodeCanon.size > 0 ? {
+      otherOracles: [
+        ...[...olderOracles].map(([v, obs]) => answerOf(`${ORACLE}@${v}`, obs, olderCanon.get(v)!, v, keep)),
+        ...[...nodeCanon].map(([n, cn]) => answerOf(`${ORACLE}:${n}`, nodes.answers.get(n)!, cn, undefined, keep)),
+      ],
+    } : {}),
     excluded,
     patches: boundStrings(patches.map((p) => boundPatch(p, keep)), keep),
   };

@@ -70,12 +70,13 @@ export function planCase(c: Case, anchors: Anchors, chain: string, protocol: Pic
     throw e;
   }
   if (c.transport === "jsonrpc") {
-    checkVolatile(c, () => parseVolatile(c.volatile));
+    checkVolatile(c, () => parseVolatile([...c.volatile, ...(c.wallClock ?? [])]));
     return { case: c, request: resolved as unknown[], requestJson: resolved as JsonValue };
   }
   const rpc = rpcOf(protocol, c.method);
   if (!rpc) throw new Error(`${c.source.file}:${c.source.line}: unknown rpc ${c.method}`);
-  checkVolatile(c, () => canonGrpc(NO_ANSWER, rpc.output, grpcCanonOptions(rpc, c)));
+  // wallClock paths are removed before goldens are compared: they must name fields as volatile ones do.
+  checkVolatile(c, () => canonGrpc(NO_ANSWER, rpc.output, { ...grpcCanonOptions(rpc, c), volatile: [...c.volatile, ...(c.wallClock ?? [])] }));
   const clientStreaming = rpc.methodKind === "client_streaming";
   if (clientStreaming && !Array.isArray(resolved)) {
     throw new Error(`${c.source.file}:${c.source.line}: ${c.id}: request of the client-streaming rpc ${rpc.name} must be a list of messages`);

@@ -22,12 +22,14 @@ const build = (name: string): Build => ({ name, implementation: "other", emulate
 
 const aCase = (expect: Case["expect"]): Case => ({ id: "getblockcount/count", transport: "jsonrpc", method: "getblockcount", request: [], expect, volatile: [], unordered: false, tags: [], source: { file: "t", line: 1 } });
 
-async function run(c: Case, answers: Record<string, JsonRpcObservation>, oracle?: JsonRpcObservation) {
-  const builds = Object.keys(answers).map(build);
+/** `nodes`: builds backed by a node of their own (build → [node name, its answer]). */
+async function run(c: Case, answers: Record<string, JsonRpcObservation>, oracle?: JsonRpcObservation, nodes: Record<string, [string, JsonRpcObservation | undefined]> = {}) {
+  const builds = Object.keys(answers).map((n) => ({ ...build(n), ...(nodes[n] ? { oracle: nodes[n]![0] } : {}) }));
   const source: OracleSource | undefined = oracle ? { label: "oracle", answer: async () => oracle } : undefined;
+  const nodeOracles = new Map(Object.values(nodes).map(([name, answer]): [string, OracleSource] => [name, { label: name, answer: async () => answer }]));
   return runCase({ case: c, request: [] }, {
     protocol: lightwalletProtocol, builds, connections: { grpc: new Map(), jsonrpc: new Map(builds.map((b) => [b.name, target(answers[b.name]!)])) },
-    ...(source ? { oracle: source } : {}),
+    ...(source ? { oracle: source } : {}), ...(nodeOracles.size > 0 ? { nodeOracles } : {}),
   }, new Map(builds.map((b) => [b.name, limiter(1)])));
 }
 
@@ -60,5 +62,24 @@ describe("runCase outcomes", () => {
     const r = (await run(aCase({ kind: "oracle" }), { a: obs(6) }, obs(5)))!;
     expect(r.outcomes).toEqual([{ build: "a", outcome: "new" }]);
     expect(r.divergences.length).toBeGreaterThan(0);
+  });
+});
+
+describe("builds backed by a node of their own", () => {
+  test("each is measured against its node's answer, the others against the run's oracle; both answers are in the result", async () => {
+    const r = (await run(aCase({ kind: "oracle" }), { real: obs(5), emulated: obs(7), wrong: obs(8) }, obs(5), { emulated: ["fixture", obs(7)], wrong: ["fixture", obs(7)] }))!;
+    expect(r.outcomes).toEqual([{ build: "real", outcome: "pass" }, { build: "emulated", outcome: "pass" }, { build: "wrong", outcome: "new" }]);
+    expect(r.divergences.map((d) => d.build)).toEqual(expect.arrayContaining(["wrong"]));
+    expect(new Set(r.divergences.map((d) => d.build))).toEqual(new Set(["wrong"]));
+    expect(r.patches.map((p) => [p.left, p.right])).toEqual([["oracle:fixture", "wrong"]]);
+    expect(r.otherOracles?.map((a) => a.side)).toEqual(["oracle:fixture"]);
+    expect(r.verdict?.verdict).toBe("deviant");
+  });
+
+  test("its node down leaves the case unchecked; a node that cannot derive the answer leaves the builds to each other", async () => {
+    const down = (await run(aCase({ kind: "oracle" }), { real: obs(5), emulated: obs(7) }, obs(5), { emulated: ["fixture", obs(undefined, refused)] }))!;
+    expect(down.outcomes?.map((x) => x.outcome)).toEqual(["unchecked", "unchecked"]);
+    const silent = (await run(aCase({ kind: "oracle" }), { real: obs(5), emulated: obs(5) }, obs(5), { emulated: ["fixture", undefined] }))!;
+    expect([silent.verdict?.verdict, silent.verdict?.reference, silent.outcomes?.map((x) => x.outcome)]).toEqual(["agree", "none", ["pass", "pass"]]);
   });
 });

@@ -42,6 +42,8 @@ export interface RunOptions {
   builds: readonly Build[];
   connections: Connections;
   oracle?: OracleSource;
+  /** The nodes, by name, that builds with their own `oracle` are measured against. */
+  nodeOracles?: ReadonlyMap<string, OracleSource>;
   /** The ledger's classification; without one every divergence is new. */
   classify?: Classifier;
   /** Protocol version each build speaks, when known. */
@@ -83,6 +85,12 @@ async function ask(pc: PlannedCase, build: Build, conns: Connections): Promise<O
   }
   const target = conns.jsonrpc.get(build.name)!;
   return target.call(c.method, pc.request as unknown[], { ...limits, id: JSONRPC_CASE_ID });
+}
+
+function nodeOracle(o: RunOptions, name: string): OracleSource {
+  const source = o.nodeOracles?.get(name);
+  if (!source) throw new Error(`a build is backed by node ${JSON.stringify(name)}, which the run has no oracle for`);
+  return source;
 }
 
 function skippedResult(pc: PlannedCase, reason: string): CaseResult {
@@ -135,21 +143,25 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
   // Checked before anything is sent, to the builds or to the oracle.
   const risk = o.allowBroadcast ? undefined : broadcastRisk(pc, o.protocol);
   if (risk) return skippedResult(pc, o.broadcastRefused ?? risk);
-  const older = c.expect.kind === "oracle" && o.oracle ? olderVersions(c, builds, o.protocolVersions) : [];
-  const [answers, oracle, olderAnswers] = await Promise.all([
+  const asksOracle = c.expect.kind === "oracle" && o.oracle !== undefined;
+  const older = asksOracle ? olderVersions(c, builds.filter((b) => b.oracle === undefined), o.protocolVersions) : [];
+  const nodeOf = new Map(asksOracle ? builds.flatMap((b) => (b.oracle !== undefined ? [[b.name, b.oracle] as const] : [])) : []);
+  const nodes = [...new Set(nodeOf.values())];
+  const [answers, oracle, olderAnswers, nodeAnswers] = await Promise.all([
     Promise.all(builds.map((b) => limits.get(b.name)!.run(async () => (o.signal?.aborted ? undefined : ask(pc, b, o.connections))))),
-    c.expect.kind === "oracle" && o.oracle ? o.oracle.answer(pc) : Promise.resolve(undefined),
+    asksOracle ? o.oracle!.answer(pc) : Promise.resolve(undefined),
     Promise.all(older.map((v) => o.oracle!.answer(pc, v))),
+    Promise.all(nodes.map((n) => nodeOracle(o, n).answer(pc))),
   ]);
   if (answers.some((a) => a === undefined) || o.signal?.aborted) return undefined;
   const observations = new Map(builds.map((b, i) => [b.name, answers[i]!]));
   const olderOracles = new Map(older.flatMap((v, i) => (olderAnswers[i] ? [[v, olderAnswers[i]!] as const] : [])));
-  const j = judgeCase(pc, observations, oracle, o.protocolVersions, olderOracles, o.keep);
+  const j = judgeCase(pc, observations, oracle, o.protocolVersions, olderOracles, o.keep, { nodeOf, answers: new Map(nodes.map((n, i) => [n, nodeAnswers[i]])) });
   const byName = new Map(builds.map((b) => [b.name, b]));
   // A build that gave no well-formed answer could not be checked: its outcome says so,
   // and a timeout or a refused connection is not a difference in what it answers. When
   // the oracle answer a case is measured against faulted, no build could be checked.
-  const oracleFaulted = c.expect.kind === "oracle" && [oracle, ...olderOracles.values()].some((x) => x?.fault);
+  const oracleFaulted = c.expect.kind === "oracle" && [oracle, ...olderOracles.values(), ...nodeAnswers].some((x) => x?.fault);
   const faulted = new Set(builds.filter((b) => oracleFaulted || observations.get(b.name)!.fault).map((b) => b.name));
   const divergences: ClassifiedDivergence[] = j.divergences.flatMap(({ build, divergences: ds }) => {
     if (faulted.has(build)) return [];
@@ -162,7 +174,7 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
     }));
   });
   const outcomes = outcomesOf({
-    expect: c.expect.kind, answers: j.answers, ...(j.oracle ? { oracle: j.oracle } : {}), ...(j.olderOracles ? { olderOracles: j.olderOracles } : {}),
+    expect: c.expect.kind, answers: j.answers, ...(j.oracle ? { oracle: j.oracle } : {}), ...(j.otherOracles ? { otherOracles: j.otherOracles } : {}),
     oracleConfigured: o.oracle !== undefined, divergences,
   });
   return {
@@ -170,8 +182,8 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
     expect: expectText(c), tags: c.tags, source: `${c.source.file}:${c.source.line}`,
     ...(pc.requestJson !== undefined ? { request: pc.requestJson } : {}),
     verdict: j.verdict, outcomes, answers: j.answers, ...(j.oracle ? { oracle: j.oracle } : {}),
-    ...(j.olderOracles ? { olderOracles: j.olderOracles } : {}),
-    divergences, volatile: c.volatile, excluded: j.excluded, unordered: c.unordered, patches: j.patches.filter((p) => !faulted.has(p.right)),
+    ...(j.otherOracles ? { otherOracles: j.otherOracles } : {}),
+    divergences, volatile: c.volatile, ...(c.wallClock ? { wallClock: c.wallClock } : {}), excluded: j.excluded, unordered: c.unordered, patches: j.patches.filter((p) => !faulted.has(p.right)),
     ...(c.openEnded ? { openEnded: true as const } : {}),
     ...(c.cancelAfter !== undefined ? { cancelAfter: c.cancelAfter } : {}),
   };

@@ -7,7 +7,7 @@ import type { Case } from "../corpus/case.js";
 import { needsLive, unlearntAnchors, withDynamic, type ChainProfile } from "../corpus/chain-profile.js";
 import { classify } from "../ledger/classify.js";
 import { ledgerFindings } from "../ledger/findings.js";
-import type { Quirk } from "../ledger/quirk.js";
+import { ledgerOnChain, type Quirk } from "../ledger/quirk.js";
 import { DEFAULT_MAX_RUN_BYTES, describeEndpoint, secretsOf, type Build, type RunConfig } from "../targets/config.js";
 import { grpcTarget, type GrpcTarget } from "../targets/grpc.js";
 import { DEFAULT_JSONRPC_MAX_BYTES, jsonRpcTarget, type JsonRpcTarget } from "../targets/jsonrpc.js";
@@ -77,7 +77,9 @@ function openConnections(builds: readonly Build[], budget: ByteBudget): Connecti
   return { grpc, jsonrpc };
 }
 
-export function buildInfo(b: Build, protocolVersion: string | undefined): BuildInfo {
+/** A build as reports show it; `nodes` describes the node it is measured against when that is not the run's oracle. */
+export function buildInfo(b: Build, protocolVersion: string | undefined, nodes?: RunConfig["nodeOracles"]): BuildInfo {
+  const node = b.oracle !== undefined ? nodes?.[b.oracle] : undefined;
   return {
     name: b.name,
     implementation: b.implementation,
@@ -88,6 +90,7 @@ export function buildInfo(b: Build, protocolVersion: string | undefined): BuildI
     ...(b.pin ? { pin: b.pin } : {}),
     ...(b.grpc ? { grpc: describeEndpoint(b.grpc) } : {}),
     ...(b.jsonrpc ? { jsonrpc: describeEndpoint(b.jsonrpc) } : {}),
+    ...(b.oracle !== undefined ? { oracle: node ? `${b.oracle} ${describeEndpoint(node.jsonrpc)}` : b.oracle } : {}),
   };
 }
 
@@ -146,6 +149,7 @@ export function interruption(signal: AbortSignal | undefined): { signal: string;
 
 export async function runSession(o: SessionOptions): Promise<SessionResult> {
   const t0 = performance.now();
+  const ledger = ledgerOnChain(o.ledger, o.chain.name);
   // Reporters (and the results handed back) only ever see copies with secrets masked.
   const secrets = secretsOf(o.config);
   const forms = secretForms(secrets);
@@ -170,6 +174,11 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     ? budgetedJsonRpc(jsonRpcTarget(o.config.oracle.jsonrpc, { deadlineMs: o.config.defaults.deadlineMs }), budget,
       { maxMessageBytes: DEFAULT_JSONRPC_MAX_BYTES, maxCallBytes: DEFAULT_JSONRPC_MAX_BYTES })
     : undefined;
+  const unknownNode = o.config.builds.find((b) => b.oracle !== undefined && !o.config.nodeOracles?.[b.oracle]);
+  if (unknownNode) throw new Error(`build ${unknownNode.name} is backed by node ${JSON.stringify(unknownNode.oracle)}, which the run's config does not name`);
+  const nodeTargets = new Map(Object.entries(o.config.nodeOracles ?? {}).map(([name, n]) => [name,
+    budgetedJsonRpc(jsonRpcTarget(n.jsonrpc, { deadlineMs: o.config.defaults.deadlineMs }), budget,
+      { maxMessageBytes: DEFAULT_JSONRPC_MAX_BYTES, maxCallBytes: DEFAULT_JSONRPC_MAX_BYTES })]));
   // An interruption cuts every call in flight at once (they resolve with a fault, and
   // the cases they belong to are dropped as unfinished) instead of waiting for deadlines.
   const abortAll = () => {
@@ -177,6 +186,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     // Tearing down a connection pool can only fail if it is already gone.
     for (const t of conns.jsonrpc.values()) t.abort().catch(() => undefined);
     oracleTarget?.abort().catch(() => undefined);
+    for (const t of nodeTargets.values()) t.abort().catch(() => undefined);
   };
   if (o.signal?.aborted) abortAll();
   o.signal?.addEventListener("abort", abortAll, { once: true });
@@ -196,7 +206,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       : undefined;
     const live = { ...(tip ? { tip } : {}), ...(mempoolTxid ? { mempoolTxid } : {}) };
     const planned = planCases(o.cases, withDynamic(o.chain, live), o.chain.name, o.protocol, unlearntAnchors(o.chain, live));
-    const builds = o.config.builds.map((b) => buildInfo(b, versions.get(b.name)));
+    const builds = o.config.builds.map((b) => buildInfo(b, versions.get(b.name), o.config.nodeOracles));
     emit({
       type: "run-start", schemaVersion: REPORT_SCHEMA_VERSION, tool: { name: "zconform", version: VERSION },
       startedAt: new Date().toISOString(), chain: o.chain.name, builds,
@@ -211,7 +221,8 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       builds: o.config.builds,
       connections: conns,
       ...(oracleTarget ? { oracle: o.protocol.oracle(oracleTarget) } : {}),
-      classify: (d, b, c) => classify(o.ledger, d, { caseId: c.id, method: c.method, transport: c.transport }, identity(byName.get(b.name)!)),
+      ...(nodeTargets.size > 0 ? { nodeOracles: new Map([...nodeTargets].map(([n, t]) => [n, o.protocol.oracle(t)])) } : {}),
+      classify: (d, b, c) => classify(ledger, d, { caseId: c.id, method: c.method, transport: c.transport }, identity(byName.get(b.name)!)),
       protocolVersions: versions,
       caseConcurrency: o.caseConcurrency,
       signal: o.signal,
@@ -233,7 +244,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     });
     const { partial } = run;
     const results = run.results.map((r) => judged.get(r) ?? withDrift(r));
-    const all = ledgerFindings(o.ledger, results, o.config.builds.map(identity), o.today);
+    const all = ledgerFindings(ledger, results, o.config.builds.map(identity), o.today);
     // An interrupted run cannot tell a stale entry: the cases that show it may not have run.
     const findings = partial ? { ...all, stale: [] } : all;
     const summary = summarize(results, findings, performance.now() - t0, o.config.builds.map((b) => b.name));
@@ -248,6 +259,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     await Promise.all([...conns.grpc.values()].map((t) => t.close()));
     await Promise.all([...conns.jsonrpc.values()].map((t) => t.close()));
     await oracleTarget?.close();
+    await Promise.all([...nodeTargets.values()].map((t) => t.close()));
     // Each reporter writes its file whatever happened to the others.
     const failed: string[] = [];
     for (const r of o.reporters) {

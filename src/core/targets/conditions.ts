@@ -28,6 +28,7 @@ export function runConditions(config: RunConfig): RunCondition[] {
   const sides: { side: string; endpoints: (Endpoint | undefined)[] }[] = [
     ...config.builds.map((b) => ({ side: b.name, endpoints: [b.grpc, b.jsonrpc] })),
     ...(config.oracle ? [{ side: "oracle", endpoints: [config.oracle.jsonrpc] }] : []),
+    ...Object.entries(config.nodeOracles ?? {}).map(([name, o]) => ({ side: `oracle:${name}`, endpoints: [o.jsonrpc] })),
   ];
   for (const { side, endpoints } of sides) {
     for (const ep of endpoints) {

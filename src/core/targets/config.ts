@@ -61,6 +61,11 @@ export interface Build extends Limits {
   profile?: string;
   /** A real server zconform started from a pinned install: the pin, as reports show it. */
   pin?: string;
+  /**
+   * The node this build is backed by, when it is not the run's oracle: a name in
+   * RunConfig.nodeOracles. Oracle cases measure the build against that node's answer.
+   */
+  oracle?: string;
   source: { file: string; line: number };
 }
 
@@ -76,6 +81,8 @@ export interface RunConfig {
   file: string;
   chain: string;
   oracle?: Oracle;
+  /** Further nodes, by name, that builds naming them (Build.oracle) are measured against. */
+  nodeOracles?: Record<string, Oracle>;
   defaults: Limits;
   /** Answer bytes in flight across every call of the run; DEFAULT_MAX_RUN_BYTES when absent. */
   maxRunBytes?: number;

@@ -8,6 +8,7 @@ export const MIN_SECRET_LENGTH = 4;
 
 interface HasEndpoints {
   oracle?: { jsonrpc: Endpoint };
+  nodeOracles?: Record<string, { jsonrpc: Endpoint }>;
   builds: { grpc?: Endpoint; jsonrpc?: Endpoint }[];
 }
 
@@ -23,7 +24,7 @@ export const PUBLIC_URL_USER = "url-user";
  */
 export function secretsOf(config: HasEndpoints): string[] {
   const out = new Set<string>();
-  const endpoints: (Endpoint | undefined)[] = [config.oracle?.jsonrpc];
+  const endpoints: (Endpoint | undefined)[] = [config.oracle?.jsonrpc, ...Object.values(config.nodeOracles ?? {}).map((o) => o.jsonrpc)];
   for (const b of config.builds) endpoints.push(b.grpc, b.jsonrpc);
   for (const e of endpoints) {
     if (!e) continue;

@@ -6,7 +6,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { JsonValue } from "@bufbuild/protobuf";
 import { writeFileAtomic } from "../../core/io/atomic-write.js";
-import type { Answer } from "../../core/results/result.js";
+import type { Answer, CaseResult } from "../../core/results/result.js";
+import { ORACLE as ORACLE_SIDE } from "../../core/run/judge.js";
 import type { Observation } from "../../core/targets/observation.js";
 
 export const GOLDEN_FORMAT = 1;
@@ -54,6 +55,16 @@ export function goldenOf(caseId: string, a: Answer): Golden {
     message: a.message,
     messages: a.hex.map((hex, i) => ({ hex, ...(json[i] !== undefined ? { json: json[i] as JsonValue } : {}) })),
   };
+}
+
+/**
+ * The answers of a case that goldens keep: every build's, or with `sides` only those
+ * sides' ("oracle" for the oracle's own answers to JSON-RPC cases, which are the node's
+ * words; its gRPC answers are zconform's derivation and are not kept).
+ */
+export function goldenAnswers(c: CaseResult, sides?: ReadonlySet<string>): Answer[] {
+  if (!sides) return c.answers;
+  return [...c.answers.filter((a) => sides.has(a.side)), ...(sides.has(ORACLE_SIDE) && c.transport === "jsonrpc" && c.oracle ? [c.oracle] : [])];
 }
 
 export function writeGolden(path: string, g: Golden): void {

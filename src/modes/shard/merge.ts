@@ -18,7 +18,7 @@
 
 import { isDeepStrictEqual } from "node:util";
 import { ledgerFindings } from "../../core/ledger/findings.js";
-import type { Quirk } from "../../core/ledger/quirk.js";
+import { ledgerOnChain, type Quirk } from "../../core/ledger/quirk.js";
 import type { JsonReport } from "../../core/report/json.js";
 import type { CaseResult } from "../../core/results/result.js";
 import { REPORT_SCHEMA_VERSION } from "../../core/results/result.js";
@@ -66,7 +66,7 @@ function withoutLoopbackPorts(v: unknown): unknown {
   return v;
 }
 
-/** Throws unless the document is a corpus run's report (reports before schema 2's `kind` have none). */
+/** Throws unless the document is a corpus run's report (reports before schema 3 have no `kind`: they are run reports). */
 export function checkRunReport(file: string, doc: { kind?: unknown }): void {
   const kind = doc.kind ?? "run";
   if (kind !== "run") {
@@ -136,7 +136,7 @@ export function mergeReports(inputs: readonly ShardReport[], o: MergeOptions = {
   const startedAt = reports.map((r) => r.startedAt).sort()[0]!;
   const finished = reports.map((r) => r.finishedAt);
   const identities = first.builds.map((b) => ({ name: b.name, implementation: b.implementation, version: b.version, protocolVersion: b.protocolVersion }));
-  const findings = ledgerFindings(o.ledger ?? [], cases, identities, new Date(startedAt));
+  const findings = ledgerFindings(ledgerOnChain(o.ledger ?? [], first.chain), cases, identities, new Date(startedAt));
   const durationMs = Math.max(...reports.map((r) => r.summary?.durationMs ?? 0));
   const summary = summarize(cases, findings, durationMs, first.builds.map((b) => b.name));
   const partial = reports.some((r) => r.partial || r.summary === null);

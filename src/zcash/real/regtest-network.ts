@@ -5,6 +5,7 @@
 // left in zebrad's mempool, through the reference and every emulated profile. A real server that is not installed, or cannot ingest the chain, is a
 // note quoting why; zebrad itself is required.
 
+import { dirname } from "node:path";
 import { writeFileAtomic } from "../../core/io/atomic-write.js";
 import { DEFAULT_LIMITS, type Build, type Limits } from "../../core/targets/config.js";
 import { regtestWith } from "../codec/network.js";
@@ -14,6 +15,7 @@ import type { RunningRealServer } from "./lightwalletd.js";
 import { describePin, loadPins, pinsOf } from "./pins.js";
 import { RealServerError } from "./process.js";
 import { exportBlocks, mineRecipe, type MinedStretch, type RegtestRecipe } from "./regtest-chain.js";
+import { replayChain, writeMempoolFile, type RegtestReplay } from "./regtest-replay.js";
 import { mineWithTransactions, type TransactReport } from "./regtest-transact.js";
 import { realBuildName, startIndexers } from "./servers.js";
 import { startZebrad, type RunningZebrad } from "./zebrad.js";
@@ -30,11 +32,15 @@ export interface RegtestNetworkOptions {
   keep?: boolean;
   /** Put the wallet's transactions in the chain and in the mempool (regtest-transact.ts); the recipe's miner address must be the wallet's. */
   transact?: boolean;
+  /** Replay a recorded chain and mempool instead of mining (regtest-replay.ts); the recipe gives only the activation heights and miner address. */
+  replay?: RegtestReplay;
 }
 
 export interface RegtestTimings {
   zebradStartMs: number;
   stretches: MinedStretch[];
+  /** submitblock of every recorded block, when replayed. */
+  replayMs?: number;
   exportMs: number;
   /** Per real indexer build name: milliseconds from its start until it served the tip. */
   ingestMs: Record<string, number>;
@@ -55,6 +61,13 @@ export interface RegtestNetwork {
   close(): Promise<void>;
 }
 
+/** A recorded chain given to zebrad: no stretches were mined; the wallet's transactions are the recorded run's. */
+async function replayed(z: RunningZebrad, replay: RegtestReplay): Promise<{ stretches: MinedStretch[]; transact?: TransactReport; replayMs: number }> {
+  const { ms } = await replayChain(z, replay);
+  const transact = replay.transact ? { ...replay.transact, mempoolRaw: replay.mempool } : undefined;
+  return { stretches: [], ...(transact ? { transact } : {}), replayMs: ms };
+}
+
 export async function startRegtestNetwork(o: RegtestNetworkOptions): Promise<RegtestNetwork> {
   const pins = o.pinsFile ? loadPins(o.pinsFile) : loadPins();
   const zebradPin = pinsOf(pins, "zebrad")[0];
@@ -68,11 +81,16 @@ export async function startRegtestNetwork(o: RegtestNetworkOptions): Promise<Reg
     await zebrad.close();
   };
   try {
-    const { stretches, transact } = o.transact ? await mineWithTransactions(zebrad, o.recipe) : { stretches: await mineRecipe(zebrad, o.recipe), transact: undefined };
+    const made = o.replay ? await replayed(zebrad, o.replay) : o.transact ? await mineWithTransactions(zebrad, o.recipe) : { stretches: await mineRecipe(zebrad, o.recipe), transact: undefined };
+    const { stretches, transact } = made;
     const t0 = performance.now();
     const blocks = await exportBlocks(zebrad);
     const exportMs = performance.now() - t0;
+    if (o.replay && blocks.some((b, h) => b !== o.replay!.blocks[h])) {
+      throw new RealServerError(`zebrad serves other blocks than it was given from ${o.replay.folder} (first at height ${blocks.findIndex((b, h) => b !== o.replay!.blocks[h])})`);
+    }
     writeFileAtomic(o.blocksFile, `${blocks.join("\n")}\n`);
+    writeMempoolFile(dirname(o.blocksFile), transact?.mempoolRaw ?? []);
     const tip = blocks.length - 1;
     // The fixture names the chain as zebrad does ("test", see cases/chains/regtest.yaml):
     // its servers stand for servers backed by this zebrad.
@@ -83,7 +101,7 @@ export async function startRegtestNetwork(o: RegtestNetworkOptions): Promise<Reg
     fixture = await startFixtureNetwork({ chain: model, ...(o.profiles ? { profiles: o.profiles } : {}) });
     const notes = await startIndexers(pins, o.indexers ?? ["lightwalletd", "zainod"], zebrad.nodeRpc(), { tip, ...(o.keep ? { keep: true } : {}) }, indexers);
     const timings: RegtestTimings = {
-      zebradStartMs: zebrad.startMs, stretches, exportMs,
+      zebradStartMs: zebrad.startMs, stretches, exportMs, ...("replayMs" in made ? { replayMs: made.replayMs } : {}),
       ingestMs: Object.fromEntries(indexers.map((s) => [realBuildName(s.pin), s.ingestMs])),
     };
     const realBuilds = (limits: Partial<Limits> = {}): Build[] => [

@@ -11,7 +11,7 @@ import { bytesToHex, encodeTransparentAddress } from "../codec/index.js";
 import { buildTransparentSpend, COINBASE_MATURITY, hash160, matureUtxos, walletKey, type AddressUtxo, type Payment, type WalletKey } from "../wallet/index.js";
 import { RealServerError } from "./process.js";
 import { mineRecipe, type MinedStretch, type RegtestRecipe } from "./regtest-chain.js";
-import type { RunningZebrad } from "./zebrad.js";
+import { waitInMempool, type RunningZebrad } from "./zebrad.js";
 
 /** The two keys that trade on the chain; the recipe's miner address must be the first's. */
 export const walletKeys = () => ({ miner: walletKey("miner", "regtest"), other: walletKey("other", "regtest") });
@@ -97,11 +97,13 @@ export async function mineWithTransactions(z: RunningZebrad, recipe: RegtestReci
   const left = (await wallet.utxos(other)).find((u) => u.txid === split3.txid && u.index === 1);
   const [cb6] = (await wallet.utxos(miner)).filter((u) => !wallet.sent.has(u.txid) && u.height > cb5.height);
   if (!left || !cb6) throw new RealServerError(`zebrad's getaddressutxos lacks ${split3.txid}:1 of ${other.address} or a mature coinbase of ${miner.address} above height ${cb5.height}`);
-  const pending = [
-    await wallet.send("other pays miner from one output, change to itself (left in the mempool)", other, [left], [{ address: miner.address, value: left.value / 2n }]),
-    await wallet.send("miner pays other from one coinbase, change to itself (left in the mempool)", miner, [cb6], [{ address: other.address, value: cb6.value / 3n }]),
-  ];
-  await wallet.inMempool(pending.map((p) => p.txid));
+  const first = await wallet.send("other pays miner from one output, change to itself (left in the mempool)", other, [left], [{ address: miner.address, value: left.value / 2n }]);
+  // The second spend's amount is chosen so that its txid ends in the same wire byte as the
+  // first's: a one-byte exclude suffix then matches both, an ambiguous entry (GetMempoolTx).
+  const second = await wallet.send("miner pays other from one coinbase, change to itself (left in the mempool; its txid shares its last byte with the other's)",
+    miner, [cb6], [{ address: other.address, value: cb6.value / 3n }], (spend) => spend.txid.slice(0, 2) === first.txid.slice(0, 2));
+  const pending = [first, second];
+  await waitInMempool(z, pending.map((p) => p.txid));
   return {
     stretches,
     transact: { miner: miner.address, other: other.address, mined, mempool: pending.map(({ raw: _raw, ...t }) => t), mempoolRaw: pending.map((p) => p.raw) },
@@ -129,30 +131,27 @@ class Wallet {
     return matureUtxos(answer, tip, { nonCoinbaseTxids: this.sent }).sort((x, y) => x.height - y.height || x.index - y.index);
   }
 
-  async send(label: string, key: WalletKey, utxos: AddressUtxo[], outputs: Payment[]): Promise<Sent> {
+  /** With `wanted`, the first payment's amount is lowered a zatoshi at a time until the signed spend is one it wants. */
+  async send(label: string, key: WalletKey, utxos: AddressUtxo[], outputs: Payment[], wanted?: (spend: { txid: string }) => boolean): Promise<Sent> {
     const info = await this.z.rpc<ChainInfo>("getblockchaininfo");
-    const spend = buildTransparentSpend({ utxos, key, outputs, branchId: Number.parseInt(info.consensus.nextblock, 16), expiryHeight: info.blocks + 40 });
+    const build = (less: bigint) => buildTransparentSpend({
+      utxos, key, outputs: outputs.map((p, i) => (i === 0 ? { ...p, value: p.value - less } : p)),
+      branchId: Number.parseInt(info.consensus.nextblock, 16), expiryHeight: info.blocks + 40,
+    });
+    let spend = build(0n);
+    for (let less = 1n; wanted && !wanted(spend); less++) {
+      if (less > 100_000n) throw new RealServerError(`no amount within 100,000 zatoshi of ${outputs[0]!.value} gives "${label}" the txid wanted`);
+      spend = build(less);
+    }
     const txid = await this.z.rpc<string>("sendrawtransaction", [bytesToHex(spend.raw)]);
     if (txid !== spend.txid) throw new RealServerError(`zebrad's sendrawtransaction answered txid ${txid} for a transaction whose txid is ${spend.txid}`);
     this.sent.add(txid);
     return { label, txid, from: key.address, inputs: utxos.length, outputs: spend.tx.vout.length, raw: spend.raw };
   }
 
-  /** Waits until every txid is in zebrad's mempool: sendrawtransaction answers before the mempool has verified it. */
-  async inMempool(txids: string[], timeoutMs = 60_000): Promise<void> {
-    const deadline = performance.now() + timeoutMs;
-    for (;;) {
-      const pool = new Set(await this.z.rpc<string[]>("getrawmempool"));
-      const missing = txids.filter((t) => !pool.has(t));
-      if (missing.length === 0) return;
-      if (performance.now() > deadline) throw new RealServerError(`zebrad's mempool still lacks ${missing.join(", ")} ${timeoutMs / 1000} s after sendrawtransaction accepted them`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-
   /** Mines one block once the transactions are in the mempool, and checks that it holds every one of them. */
   async mineBlock(stretches: MinedStretch[], txs: Sent[]): Promise<SentTransaction[]> {
-    await this.inMempool(txs.map((t) => t.txid));
+    await waitInMempool(this.z, txs.map((t) => t.txid));
     const t0 = performance.now();
     const [hash] = await this.z.mine(1);
     const block = await this.z.rpc<{ height: number; tx: string[] }>("getblock", [hash, 1]);

@@ -114,3 +114,15 @@ function readCookie(file: string): [string, string] {
   const colon = text.indexOf(":");
   return [text.slice(0, colon), text.slice(colon + 1)];
 }
+
+/** Waits until every txid is in zebrad's mempool: sendrawtransaction answers before the mempool has verified it. */
+export async function waitInMempool(z: RunningZebrad, txids: readonly string[], timeoutMs = 60_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const pool = new Set(await z.rpc<string[]>("getrawmempool"));
+    const missing = txids.filter((t) => !pool.has(t));
+    if (missing.length === 0) return;
+    if (performance.now() > deadline) throw new RealServerError(`zebrad's mempool still lacks ${missing.join(", ")} ${timeoutMs / 1000} s after sendrawtransaction accepted them`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
