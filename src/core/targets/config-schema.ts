@@ -75,6 +75,7 @@ function buildSchema(implementations: readonly string[]) {
       jsonrpc: endpoint,
       emulated: { type: "boolean", "x-message": "must be true or false" },
       profile: { type: "string", pattern: NAME, "x-message": NAME_MESSAGE },
+      oracle: { type: "string", pattern: NAME, "x-message": "must name one of nodeOracles" },
       ...limits,
     },
   };
@@ -93,6 +94,17 @@ export function configSchema(implementations: readonly string[]) {
         required: ["jsonrpc"],
         additionalProperties: false,
         properties: { jsonrpc: endpoint },
+      },
+      // Further nodes, by name, for builds backed by another node than the oracle (builds[].oracle).
+      nodeOracles: {
+        type: "object",
+        propertyNames: { pattern: NAME },
+        additionalProperties: {
+          type: "object",
+          required: ["jsonrpc"],
+          additionalProperties: false,
+          properties: { jsonrpc: endpoint },
+        },
       },
       defaults: {
         type: "object",

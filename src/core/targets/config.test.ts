@@ -142,6 +142,32 @@ describe("valid config", () => {
   });
 });
 
+describe("builds backed by a node of their own", () => {
+  const text = (extra: string, node = "zcashd") => `chain: mainnet
+oracle:
+  jsonrpc: { url: http://127.0.0.1:8232, cookieFile: .cookie }
+nodeOracles:
+  zcashd: { jsonrpc: { url: "http://127.0.0.1:18232", user: rpc, password: \${ZAINO_RPC_PASSWORD} } }
+builds:
+  - name: lwd-on-zcashd
+    implementation: lightwalletd
+    oracle: ${node}
+    grpc: { url: http://127.0.0.1:9067 }
+${extra}`;
+
+  test("each names its node; the node's endpoint is read as the oracle's, and its secrets are masked", () => {
+    const c = parse(text(""));
+    expect(c.builds[0]!.oracle).toBe("zcashd");
+    expect(c.nodeOracles?.zcashd?.jsonrpc).toMatchObject({ url: "http://127.0.0.1:18232", auth: { kind: "basic", user: "rpc" } });
+    expect(secretsOf(c)).toContain(env.ZAINO_RPC_PASSWORD);
+  });
+
+  test("a node the config does not name, or a node without the run's oracle, is an error at the build's line", () => {
+    expect(problemsOf(text("", "zebra"))).toEqual([`${FILE}:9: builds[0].oracle: names no node of nodeOracles (known: zcashd)`]);
+    expect(problemsOf(text("").replace(/^oracle:\n.*\n/m, ""))).toEqual([`${FILE}:7: builds[0].oracle: a build backed by its own node needs the run's oracle too (oracle.jsonrpc)`]);
+  });
+});
+
 describe("errors name file, line and field", () => {
   const base = (build: string) => `chain: fixture\nbuilds:\n${build}`;
 

@@ -142,10 +142,12 @@ interface RawBuild extends Partial<Limits> {
   jsonrpc?: RawEndpoint;
   emulated?: boolean;
   profile?: string;
+  oracle?: string;
 }
 interface RawConfig {
   chain: string;
   oracle?: { jsonrpc: RawEndpoint };
+  nodeOracles?: Record<string, { jsonrpc: RawEndpoint }>;
   defaults?: Partial<Limits> & { maxRunBytes?: number };
   builds: RawBuild[];
 }
@@ -179,6 +181,12 @@ export function parseConfig(text: string, fileName: string, protocol: Implementa
       source: { file: fileName, line: lineAt(["oracle"]) },
     };
   }
+  for (const [name, node] of Object.entries(raw.nodeOracles ?? {})) {
+    config.nodeOracles = {
+      ...config.nodeOracles,
+      [name]: { jsonrpc: endpointFrom(node.jsonrpc, ["nodeOracles", name, "jsonrpc"], ctx), source: { file: fileName, line: lineAt(["nodeOracles", name]) } },
+    };
+  }
   const seen = new Map<string, number>();
   raw.builds.forEach((b, i) => {
     const at: Path = ["builds", i];
@@ -202,6 +210,13 @@ export function parseConfig(text: string, fileName: string, protocol: Implementa
     if (b.version !== undefined) build.version = b.version;
     if (b.protocolVersion !== undefined) build.protocolVersion = b.protocolVersion;
     if (b.profile !== undefined) build.profile = b.profile;
+    if (b.oracle !== undefined) {
+      if (!raw.nodeOracles?.[b.oracle]) {
+        const known = Object.keys(raw.nodeOracles ?? {});
+        add(lineAt([...at, "oracle"]), [...at, "oracle"], `names no node of nodeOracles (${known.length > 0 ? `known: ${known.join(", ")}` : "the config has none"})`);
+      } else if (!raw.oracle) add(lineAt([...at, "oracle"]), [...at, "oracle"], "a build backed by its own node needs the run's oracle too (oracle.jsonrpc)");
+      build.oracle = b.oracle;
+    }
     if (b.grpc) build.grpc = endpointFrom(b.grpc, [...at, "grpc"], ctx);
     if (b.jsonrpc) build.jsonrpc = endpointFrom(b.jsonrpc, [...at, "jsonrpc"], ctx);
     config.builds.push(build);
