@@ -12,7 +12,9 @@ import type { Build } from "../core/targets/config.js";
 import { fixtureBuild } from "../modes/sweep/sweep-fixture.js";
 import type { ServerProcessInfo } from "../modes/serve-bench/server-usage.js";
 import type { ProfileName } from "../zcash/fixture/network.js";
-import { InputError } from "./inputs.js";
+import type { JsonRpcEndpoint } from "../core/targets/endpoint.js";
+import type { NetworkName } from "../zcash/codec/network.js";
+import { InputError } from "./input-error.js";
 import type { Output } from "./output.js";
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "zconform.js");
@@ -22,8 +24,13 @@ const STOP_GRACE_MS = 20_000;
 
 export interface FixtureProcess {
   pid: number;
+  /** Every profile (with its JSON-RPC endpoint where it has one), then the real servers. */
   builds: Build[];
   anchors: Anchors;
+  /** The fixture's Zebra-style JSON-RPC, the oracle of a run over it. */
+  oracle: JsonRpcEndpoint;
+  /** What `describeChain` says of the chain it serves (network, baseHeight, tipHeight, …). */
+  chain: { network: NetworkName; baseHeight: number; tipHeight: number };
   /** The real servers it started, as serve-bench reads them. */
   servers: ServerProcessInfo[];
   close(): Promise<void>;
@@ -40,18 +47,38 @@ interface RealEntry {
 interface ReadyLine {
   pid: number;
   grpc: Record<string, string>;
+  jsonrpc: string;
+  cookie: string;
+  jsonrpcProfiles: Record<string, { url: string; cookie: string }>;
+  chain: FixtureProcess["chain"];
   anchors: Anchors;
   real?: Record<string, RealEntry>;
 }
 
-export async function startFixtureProcess(o: { profiles: readonly ProfileName[]; chainFile?: string; real?: boolean }, out: Output): Promise<FixtureProcess> {
-  const args = [BIN, "fixture", ...o.profiles.flatMap((p) => ["--profile", p]), ...(o.chainFile ? ["--chain", o.chainFile] : []), ...(o.real ? ["--real"] : [])];
+export interface FixtureProcessOptions {
+  profiles: readonly ProfileName[];
+  chainFile?: string;
+  network?: NetworkName;
+  acceptTransactions?: boolean;
+  real?: boolean;
+}
+
+export async function startFixtureProcess(o: FixtureProcessOptions, out: Output): Promise<FixtureProcess> {
+  const args = [
+    BIN, "fixture", ...o.profiles.flatMap((p) => ["--profile", p]), ...(o.chainFile ? ["--chain", o.chainFile] : []),
+    ...(o.network ? ["--network", o.network] : []), ...(o.acceptTransactions ? ["--accept-transactions"] : []), ...(o.real ? ["--real"] : []),
+  ];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<string>((resolve) => child.on("exit", (code, signal) => resolve(signal ? `signal ${signal}` : `exit code ${code}`)));
+  // What it says before it is ready is held: a process that refuses its input (exit 2)
+  // has said why in its own words, which become the one error; once it is up, its lines
+  // (and those held) are shown as its own. Real servers take minutes to start: their
+  // progress is shown as it comes.
   const said: string[] = [];
+  let up = o.real === true;
   createInterface({ input: child.stderr! }).on("line", (line) => {
     said.push(line);
-    out.stderr(`  fixture: ${line}`);
+    if (up) out.stderr(`  fixture: ${line}`);
   });
   const lines = createInterface({ input: child.stdout! });
   const close = async () => {
@@ -64,7 +91,7 @@ export async function startFixtureProcess(o: { profiles: readonly ProfileName[];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const ready = await Promise.race([
     new Promise<string>((resolve) => lines.once("line", resolve)),
-    exited.then((how) => new Error(`the fixture process stopped (${how}) before it was ready:\n${said.slice(-8).join("\n")}`)),
+    exited.then((how) => new Error(how === "exit code 2" && said.length > 0 ? said.join("\n") : `the fixture process stopped (${how}) before it was ready:\n${said.slice(-8).join("\n")}`)),
     new Promise<Error>((resolve) => {
       timer = setTimeout(() => resolve(new Error(`the fixture process was not ready after ${READY_TIMEOUT_MS / 60_000} min`)), READY_TIMEOUT_MS);
     }),
@@ -73,6 +100,8 @@ export async function startFixtureProcess(o: { profiles: readonly ProfileName[];
     await close();
     throw new InputError(ready.message);
   }
+  if (!up) for (const line of said) out.stderr(`  fixture: ${line}`);
+  up = true;
   let line: ReadyLine;
   try {
     line = JSON.parse(ready) as ReadyLine;
@@ -81,10 +110,17 @@ export async function startFixtureProcess(o: { profiles: readonly ProfileName[];
     throw new InputError(`the fixture process printed something other than its endpoints: ${ready.slice(0, 200)}`);
   }
   const real = Object.entries(line.real ?? {});
+  const cookie = (url: string, cookieFile: string): JsonRpcEndpoint => ({ url, auth: { kind: "cookie", cookieFile } });
+  const profileBuild = (name: string, url: string): Build => {
+    const rpc = line.jsonrpcProfiles[name];
+    return { ...fixtureBuild(name as ProfileName, url), ...(rpc ? { jsonrpc: cookie(rpc.url, rpc.cookie) } : {}) };
+  };
   return {
     pid: line.pid,
-    builds: [...Object.entries(line.grpc).map(([name, url]) => fixtureBuild(name as ProfileName, url)), ...real.map(([, r]) => r.build)],
+    builds: [...Object.entries(line.grpc).map(([name, url]) => profileBuild(name, url)), ...real.map(([, r]) => r.build)],
     anchors: line.anchors,
+    oracle: cookie(line.jsonrpc, line.cookie),
+    chain: line.chain,
     servers: real.map(([name, r]) => ({ build: name, pid: r.pid, dataDir: r.dataDir, firstAnswerMs: r.firstAnswerMs, tipMs: r.ingestMs })),
     close,
   };

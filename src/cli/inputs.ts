@@ -7,9 +7,11 @@ import { join } from "node:path";
 import { loadChainProfile, type ChainProfile } from "../core/corpus/chain-profile.js";
 import type { Case } from "../core/corpus/case.js";
 import { loadCorpus } from "../core/corpus/load.js";
-import { startFixtureNetwork, type FixtureNetwork, type ProfileName } from "../zcash/fixture/network.js";
+import { PROFILE_NAMES, startFixtureNetwork, type FixtureNetwork, type ProfileName } from "../zcash/fixture/network.js";
 import { REAL_DEADLINE_MS, startRealServers } from "../zcash/real/servers.js";
-import { fixtureDeadlineMs } from "../zcash/fixture/deadline.js";
+import { InputError } from "./input-error.js";
+import { startFixtureProcess } from "./fixture-process.js";
+import { fixtureDeadlineMs, wholeChainDeadlineMs } from "../zcash/fixture/deadline.js";
 import { loadLedger, type Quirk } from "../core/ledger/quirk.js";
 import { ConfigError, DEFAULT_LIMITS, describeEndpoint, isInsecure, loadConfig, type RunConfig } from "../core/targets/config.js";
 import { ProblemsError } from "../core/io/located-yaml.js";
@@ -32,7 +34,7 @@ export interface RunInputs {
   chain: ChainProfile;
   ledger: Quirk[];
   /** Set when the inputs come from a fixture network the caller must close. */
-  network?: FixtureNetwork;
+  network?: { close(): Promise<void> };
   /**
    * The embedded synthetic chain: regtest, local, and accepting transactions, so the
    * corpus's valid-transaction case is sent (the guard still asks every server its chain).
@@ -42,7 +44,7 @@ export interface RunInputs {
   goldenSides?: ReadonlySet<string>;
 }
 
-export class InputError extends Error {}
+export { InputError };
 
 export function loadCorpusAndLedger(o: CorpusOptions): { cases: Case[]; ledger: Quirk[] } {
   const cases = selectCases(loadCorpus(o.cases, lightwalletProtocol), o);
@@ -115,13 +117,14 @@ async function withRealServers(network: FixtureNetwork, out: Output): Promise<{ 
   return { network: { ...network, close }, builds: real.builds({ deadlineMs: REAL_DEADLINE_MS }) };
 }
 
-export async function inputsFromFixture(o: CorpusOptions & FixtureChoice, out: Output): Promise<RunInputs> {
+export async function inputsFromFixture(o: CorpusOptions & FixtureChoice & { ownProcess?: boolean }, out: Output): Promise<RunInputs> {
   const loaded = loadCorpusAndLedger(o);
   out.stderr("Starting the embedded fixture network (emulated builds, not the real servers)…");
   if (o.network && !o.chainFile) throw new InputError("--network names the network of a --chain file; give --chain too");
   // The synthetic regtest chain acknowledges a decodable transaction with its txid (its
   // mempool stays fixed), so the corpus's success path of SendTransaction has an answer.
   const synthetic = !o.chainFile;
+  if (o.ownProcess) return { ...await inputsFromFixtureProcess(o, synthetic, out), ...loaded };
   const started = await startFixtureNetwork({
     acceptTransactions: synthetic,
     ...(o.chainFile ? { chain: o.chainFile } : {}), ...(o.network ? { network: o.network } : {}), ...(o.profiles ? { profiles: o.profiles } : {}),
@@ -136,4 +139,32 @@ export async function inputsFromFixture(o: CorpusOptions & FixtureChoice, out: O
   };
   const chain: ChainProfile = { name: "fixture", network: network.model.network.name, anchors: network.anchors, dynamic: {} };
   return { config, chain, network, ...loaded, ...(synthetic && chain.network === "regtest" ? { allowBroadcast: true } : {}) };
+}
+
+/**
+ * The same fixture network in a process of its own (`zconform fixture`): the run's event
+ * loop and heap are then the client's alone, and the servers answer from the other core.
+ */
+async function inputsFromFixtureProcess(o: FixtureChoice, synthetic: boolean, out: Output): Promise<Omit<RunInputs, "cases" | "ledger">> {
+  const f = await startFixtureProcess({
+    profiles: o.profiles ?? PROFILE_NAMES, acceptTransactions: synthetic, real: o.real === true,
+    ...(o.chainFile ? { chainFile: o.chainFile } : {}), ...(o.network ? { network: o.network } : {}),
+  }, out);
+  try {
+    const profiles = Object.fromEntries(f.builds.filter((b) => b.profile !== undefined).map((b) => [b.name, b.grpc!.url]));
+    const deadlineMs = await wholeChainDeadlineMs(profiles, f.chain.baseHeight, f.chain.tipHeight);
+    const source = { file: "(fixture network)", line: 0 };
+    const config: RunConfig = {
+      file: "(fixture network)",
+      chain: "fixture",
+      oracle: { jsonrpc: f.oracle, source },
+      defaults: DEFAULT_LIMITS,
+      builds: f.builds.map((b) => ({ ...b, deadlineMs: b.pin !== undefined ? REAL_DEADLINE_MS : deadlineMs })),
+    };
+    const chain: ChainProfile = { name: "fixture", network: f.chain.network, anchors: f.anchors, dynamic: {} };
+    return { config, chain, network: { close: f.close }, ...(synthetic && chain.network === "regtest" ? { allowBroadcast: true } : {}) };
+  } catch (e) {
+    await f.close();
+    throw e;
+  }
 }

@@ -37,7 +37,8 @@ export interface RunLikeOptions extends CorpusOptions, ReportOptions, FixtureCho
 export async function runLikeCommand(o: RunLikeOptions, out: Output): Promise<number> {
   const shard = await guarded(out, () => (o.shard ? shardOption(o.shard) : undefined));
   if (typeof shard === "number") return shard;
-  const inputs = await guarded<RunInputs>(out, () => (o.config ? inputsFromConfig({ ...o, config: o.config }, out) : inputsFromFixture(o, out)));
+  // The fixture's servers run in a process of their own: this one is the client's.
+  const inputs = await guarded<RunInputs>(out, () => (o.config ? inputsFromConfig({ ...o, config: o.config }, out) : inputsFromFixture({ ...o, ownProcess: true }, out)));
   if (typeof inputs === "number") return inputs;
   return runInputs(o, inputs, out, shard);
 }

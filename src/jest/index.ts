@@ -12,8 +12,7 @@
 import type { ChainProfile } from "../core/corpus/chain-profile.js";
 import { loadChainProfile } from "../core/corpus/chain-profile.js";
 import type { Case } from "../core/corpus/case.js";
-import { inputsFromFixture } from "../cli/inputs.js";
-import type { FixtureNetwork } from "../zcash/fixture/network.js";
+import { inputsFromFixture, type RunInputs } from "../cli/inputs.js";
 import type { Reporter, RunSummary } from "../core/results/events.js";
 import type { CaseResult } from "../core/results/result.js";
 import { runSession } from "../core/run/session.js";
@@ -75,7 +74,7 @@ export function conformanceSuite(o: ConformanceSuiteOptions): void {
   }
   const plan = planSuite(o);
   let outcome: Outcome | undefined;
-  let network: FixtureNetwork | undefined;
+  let network: RunInputs["network"];
 
   const run = async () => {
     let config: RunConfig;

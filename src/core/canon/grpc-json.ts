@@ -11,8 +11,13 @@
 //
 // toJson drops unknown fields; they are put back under `$unknown`, keyed by field number,
 // at the level where they occurred, and listed separately, so that they are never lost.
+//
+// Bytes fields are written again as base64 by Buffer (the same standard, padded alphabet):
+// toJson builds base64 a character at a time, and V8 keeps such a string as a rope of one
+// 32-byte node per character until something flattens it, so a kept answer with a
+// transaction of a megabyte held forty times its size.
 
-import { toJson, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import { ScalarType, toJson, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { UnknownField } from "@bufbuild/protobuf";
 import { appendIndex, appendKey, appendSegment } from "./paths.js";
 import { isObject } from "./volatile.js";
@@ -26,6 +31,10 @@ export interface UnknownFieldNote {
   wireType: number;
   /** The value bytes as on the wire (for LEN, including the length prefix). */
   hex: string;
+}
+
+function base64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
 }
 
 export function hex(bytes: Uint8Array): string {
@@ -55,7 +64,12 @@ function inject(desc: DescMessage, msg: Message, json: JsonValue, path: string, 
   for (const f of desc.fields) {
     const sub = json[f.jsonName];
     const p = appendKey(path, f.jsonName);
-    if (f.fieldKind === "message") {
+    if (f.fieldKind === "scalar" && f.scalar === ScalarType.BYTES && typeof sub === "string") {
+      const v = f.oneof ? oneofValue(rec, f.oneof.localName, f.localName) : rec[f.localName];
+      if (v instanceof Uint8Array) json[f.jsonName] = base64(v);
+    } else if (f.fieldKind === "list" && f.listKind === "scalar" && f.scalar === ScalarType.BYTES && Array.isArray(sub)) {
+      json[f.jsonName] = (rec[f.localName] as Uint8Array[]).map(base64);
+    } else if (f.fieldKind === "message") {
       const v = f.oneof ? oneofValue(rec, f.oneof.localName, f.localName) : rec[f.localName];
       if (v) inject(f.message, v as Message, sub, p, out);
     } else if (f.fieldKind === "list" && f.listKind === "message" && Array.isArray(sub)) {

@@ -63,6 +63,8 @@ export interface RunOptions {
   broadcastRefused?: string;
   /** How much of each answer results keep (see results/bound.ts). */
   keep?: Keeping;
+  /** Return every result at the end (default); false: onResult has them, and they are not held here too. */
+  collect?: boolean;
 }
 
 /** Every JSON-RPC case asks with the same id, so the echoed ids never differ between sides. */
@@ -206,7 +208,7 @@ export async function runCases(planned: readonly PlannedCase[], o: RunOptions): 
     }
     done++;
     o.onResult?.(r, done, planned.length, index);
-    return r;
+    return o.collect === false ? undefined : r;
   });
   return { results: results.filter((r): r is CaseResult => r !== undefined), partial };
 }

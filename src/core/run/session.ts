@@ -20,7 +20,7 @@ import { scrubber } from "./redact.js";
 import { redactBytes, redactForms, secretForms } from "../targets/secrets.js";
 import { serversForbidBroadcast } from "./broadcast.js";
 import { DEFAULT_KEEPING } from "../results/bound.js";
-import type { CaseResult, Drift } from "../results/result.js";
+import type { Answer, CaseResult, Drift } from "../results/result.js";
 import { REPORT_SCHEMA_VERSION } from "../results/result.js";
 import type { Protocol } from "./protocol.js";
 import { runCases, type Connections } from "./runner.js";
@@ -154,8 +154,11 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   const secrets = secretsOf(o.config);
   const forms = secretForms(secrets);
   const scrub = scrubber(secrets);
-  const safeResults = new Map<CaseResult, CaseResult>();
-  const judged = new Map<CaseResult, CaseResult>();
+  // Per plan index: the masked result (what reporters and the caller get), and the same
+  // result without its answers' bytes, which is all the ledger and the summary read: the
+  // whole answers are held once, not once as judged and again as masked.
+  const safeResults: CaseResult[] = [];
+  const judged: CaseResult[] = [];
   // Drift is judged after the case, against the answers the runner kept.
   const withDrift = (r: CaseResult): CaseResult => {
     if (!o.drift || r.skipped) return r;
@@ -236,14 +239,15 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       },
       onResult: (raw, done, total, index) => {
         const result = withDrift(raw);
-        judged.set(raw, result);
+        judged[index] = withoutBytes(result);
         const safe = scrub(result);
-        safeResults.set(result, safe);
+        safeResults[index] = safe;
         o.reporters.forEach((r) => r.onEvent({ type: "case-result", result: safe, done, total, index }));
       },
+      collect: false,
     });
     const { partial } = run;
-    const results = run.results.map((r) => judged.get(r) ?? withDrift(r));
+    const results = judged.filter((r) => r !== undefined);
     const all = ledgerFindings(ledger, results, o.config.builds.map(identity), o.today);
     // An interrupted run cannot tell a stale entry: the cases that show it may not have run.
     const findings = partial ? { ...all, stale: [] } : all;
@@ -253,7 +257,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     const interrupted = partial ? interruption(o.signal) : undefined;
     const exitCode = interrupted?.exitCode ?? exitCodeOf(summary, (o.allowStale ?? false) || o.shard !== undefined);
     emit({ type: "run-end", summary, partial, finishedAt: new Date().toISOString(), exitCode, ...(interrupted ? { interrupted: interrupted.signal } : {}) });
-    return { results: results.map((r) => safeResults.get(r) ?? scrub(r)), summary: scrub(summary), exitCode, partial };
+    return { results: safeResults.filter((r) => r !== undefined), summary: scrub(summary), exitCode, partial };
   } finally {
     o.signal?.removeEventListener("abort", abortAll);
     await Promise.all([...conns.grpc.values()].map((t) => t.close()));
@@ -271,6 +275,12 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     }
     if (failed.length > 0) throw new ReportWriteError(failed);
   }
+}
+
+/** A result as the ledger and the summary read it: every answer without its bytes and decoded form. */
+function withoutBytes(r: CaseResult): CaseResult {
+  const slim = (a: Answer): Answer => ({ ...a, hex: [], json: undefined, elided: undefined });
+  return { ...r, answers: r.answers.map(slim), ...(r.oracle ? { oracle: slim(r.oracle) } : {}), ...(r.otherOracles ? { otherOracles: r.otherOracles.map(slim) } : {}) };
 }
 
 /** Reports that could not be written; the others were. */
