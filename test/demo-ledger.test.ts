@@ -63,6 +63,7 @@ const ZAINO_GRPC: Record<string, Shows> = {
   "zaino-balance-stream-duplicates": "balance-stream-duplicate-counted-twice",
   "zaino-mempool-ignores-pooltypes": "zaino-mempool-ignores-pooltypes",
   "zaino-mempool-sorted": "zaino-mempool-own-order",
+  "zaino-mempool-exclude-limit": "zaino-mempool-exclude-limit",
   "zaino-nonstandard-script-empty": "zaino-genesis-output-script-empty",
   "zaino-block-nullifiers-all-pools": "zaino-block-nullifiers-keep-transparent-txs",
   "zaino-nullifier-range-keeps-transparent": "zaino-nullifier-range-keeps-transparent",
