@@ -29,8 +29,8 @@ export interface SweepBuild {
   maxMessageBytes?: number;
 }
 
-/** Live counters a progress display reads; the sweep only ever increments them. */
-export interface SweepCounters {
+/** What the sweep counts as it goes: its progress reports (SweepProgress) are read from them. */
+interface SweepCounters {
   names: string[];
   /** Blocks received per source (builds, then the oracle). */
   blocks: number[];
@@ -105,7 +105,7 @@ export interface SweepResult {
   left: string;
 }
 
-export function newCounters(names: readonly string[], total: number): SweepCounters {
+function newCounters(names: readonly string[], total: number): SweepCounters {
   return { names: [...names], blocks: names.map(() => 0), bytes: names.map(() => 0), compared: 0, total };
 }
 
