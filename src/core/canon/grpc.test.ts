@@ -1,9 +1,10 @@
 import { describe, expect, test } from "@jest/globals";
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary, toJson } from "@bufbuild/protobuf";
 import { CompactBlockSchema } from "../../zcash/gen/walletrpc/compact_formats_pb.js";
 import { BlockIDSchema, CompactTxStreamer, GetMempoolTxRequestSchema, LightdInfoSchema } from "../../zcash/gen/walletrpc/service_pb.js";
 import { canonGrpc, grpcCanonOptions, grpcJson } from "./grpc.js";
 import { bytes, grpcObs, sampleBlock } from "./testing.test-helper.js";
+import { JSON_OPTIONS, messageJson } from "./grpc-json.js";
 
 const ascii = (s: string) => [...Buffer.from(s)];
 const unary = { streaming: false };
@@ -140,5 +141,15 @@ describe("gRPC canonical form", () => {
   test("options from the rpc descriptor", () => {
     expect(grpcCanonOptions(CompactTxStreamer.method.getBlockRange, { volatile: ["height"], unordered: false }).streaming).toBe(true);
     expect(grpcCanonOptions(CompactTxStreamer.method.getBlock, {}).streaming).toBe(false);
+  });
+});
+
+describe("bytes fields in the JSON form", () => {
+  // The JSON form writes them itself (grpc-json.ts); it must say what toJson says.
+  test("base64 as toJson writes it, for nested, repeated and empty bytes fields", () => {
+    const block = sampleBlock(7);
+    const request = create(GetMempoolTxRequestSchema, { excludeTxidSuffixes: [Uint8Array.of(1, 2, 3), new Uint8Array(0), Uint8Array.of(0xff, 0xfe)] });
+    expect(messageJson(CompactBlockSchema, block).json).toEqual(toJson(CompactBlockSchema, block, JSON_OPTIONS));
+    expect(messageJson(GetMempoolTxRequestSchema, request).json).toEqual(toJson(GetMempoolTxRequestSchema, request, JSON_OPTIONS));
   });
 });

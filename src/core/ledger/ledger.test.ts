@@ -4,7 +4,7 @@ import type { CaseResult } from "../results/result.js";
 import { formatProblem, ProblemsError } from "../io/located-yaml.js";
 import { appliesTo, classify } from "./classify.js";
 import { ledgerFindings } from "./findings.js";
-import { parseLedger } from "./quirk.js";
+import { ledgerOnChain, parseLedger } from "./quirk.js";
 
 const LEDGER = `
 quirks:
@@ -50,6 +50,15 @@ describe("ledger", () => {
   test("an error-code divergence of the expected shape is known", () => {
     const d = div({ kind: "error-code", path: "status.code", leftValue: "NOT_FOUND", rightValue: "INTERNAL" });
     expect(classify(ledger, d, ctx("GetTransaction"), zaino)).toBe("zaino-internal");
+  });
+
+  test("an entry naming chains applies on those chains only; a misspelt chains field is refused", () => {
+    const text = (chains: string) => `quirks:\n  - id: mempool-order\n    title: t\n    kind: order\n    builds: [{ implementation: zaino }]\n    ${chains}\n    match: { methods: [GetMempoolTx] }\n    reference: r\n    status: open\n`;
+    const scoped = parseLedger(text("chains: [fixture]"), "cases/quirks.yaml");
+    const d = div({ kind: "order", path: "" });
+    expect([ledgerOnChain(scoped, "fixture"), ledgerOnChain(scoped, "regtest")].map((l) => classify(l, d, ctx("GetMempoolTx"), zaino))).toEqual(["mempool-order", null]);
+    expect(ledgerOnChain(ledger, "regtest")).toEqual(ledger);
+    expect(() => parseLedger(text("chains: []"), "cases/quirks.yaml")).toThrow(/quirks\[0\]\.chains/);
   });
 
   test("a different divergence on the same field stays new", () => {

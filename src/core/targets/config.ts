@@ -181,11 +181,10 @@ export function parseConfig(text: string, fileName: string, protocol: Implementa
       source: { file: fileName, line: lineAt(["oracle"]) },
     };
   }
-  for (const [name, node] of Object.entries(raw.nodeOracles ?? {})) {
-    config.nodeOracles = {
-      ...config.nodeOracles,
-      [name]: { jsonrpc: endpointFrom(node.jsonrpc, ["nodeOracles", name, "jsonrpc"], ctx), source: { file: fileName, line: lineAt(["nodeOracles", name]) } },
-    };
+  if (raw.nodeOracles) {
+    config.nodeOracles = Object.fromEntries(Object.entries(raw.nodeOracles).map(([name, node]) => [name, {
+      jsonrpc: endpointFrom(node.jsonrpc, ["nodeOracles", name, "jsonrpc"], ctx), source: { file: fileName, line: lineAt(["nodeOracles", name]) },
+    }]));
   }
   const seen = new Map<string, number>();
   raw.builds.forEach((b, i) => {

@@ -6,9 +6,10 @@ import { loadCorpus } from "../../core/corpus/load.js";
 import { startFixtureNetwork, type FixtureNetwork } from "../../zcash/fixture/network.js";
 import { runSession } from "../../core/run/session.js";
 import { DEFAULT_LIMITS, type RunConfig } from "../../core/targets/config.js";
-import { goldenDrift } from "./drift.js";
+import { driftOf, goldenDrift } from "./drift.js";
 import { goldenRecorder } from "./recorder.js";
-import { goldenPath } from "./store.js";
+import { goldenAnswers, goldenOf, goldenPath, writeGolden } from "./store.js";
+import type { Answer, CaseResult } from "../../core/results/result.js";
 import { lightwalletProtocol } from "../../zcash/protocol.js";
 
 const CASES = join(import.meta.dirname, "..", "..", "..", "cases");
@@ -83,3 +84,34 @@ describe("golden folders", () => {
     expect(emulated).toBe(join("golden", "fixture", "emulated", "zaino-0.10.1", "GetLatestBlock", "tip.json"));
   });
 });
+
+describe("what goldens keep and compare", () => {
+  const dir = mkdtempSync(join(tmpdir(), "zconform-golden-sides-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const answer = (side: string, result: unknown): Answer => ({
+    side, transport: "jsonrpc", status: "OK", code: null, message: "", count: 1, wireBytes: 0, ms: 1,
+    hex: [Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, result })).toString("hex")],
+  });
+  const result = (build: Answer, oracle: Answer, wallClock?: string[]): CaseResult => ({
+    caseId: "getrawmempool/verbose-true", method: "getrawmempool", transport: "jsonrpc", expect: "oracle", tags: [], source: "t:1",
+    answers: [build, answer("reference", 0)], oracle, divergences: [], volatile: [], excluded: [], unordered: false, patches: [],
+    ...(wallClock ? { wallClock } : {}),
+  });
+  const mempool = (time: number, size: number) => ({ ab: { time, size }, cd: { time, size } });
+
+  test("with sides, only those builds' answers are kept, and the oracle's own answer to a JSON-RPC case", () => {
+    const r = result(answer("zebrad 7.0.0 (real)", 1), answer("oracle", 1));
+    expect(goldenAnswers(r, new Set(["zebrad 7.0.0 (real)", "oracle"])).map((a) => a.side)).toEqual(["zebrad 7.0.0 (real)", "oracle"]);
+    expect(goldenAnswers(r).map((a) => a.side)).toEqual(["zebrad 7.0.0 (real)", "reference"]);
+  });
+
+  test("a wall-clock path is not compared with the golden; any other change is drift", () => {
+    const sides = new Set(["oracle"]);
+    writeGolden(goldenPath(dir, "regtest", "oracle", "getrawmempool/verbose-true"), goldenOf("getrawmempool/verbose-true", answer("oracle", mempool(100, 5))));
+    const later = (m: unknown, wallClock?: string[]) => driftOf(result(answer("x", 0), answer("oracle", m), wallClock), lightwalletProtocol, dir, "regtest", new Set(), sides);
+    expect(later(mempool(200, 5), ["result[*].time"]).map((d) => d.status)).toEqual(["unchanged"]);
+    expect(later(mempool(200, 5)).map((d) => d.status)).toEqual(["changed"]);
+    expect(later(mempool(200, 6), ["result[*].time"]).map((d) => [d.status, d.divergences.map((x) => x.path)])).toEqual([["changed", ["result.ab.size", "result.cd.size"]]]);
+  });
+});
+

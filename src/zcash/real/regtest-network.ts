@@ -86,9 +86,8 @@ export async function startRegtestNetwork(o: RegtestNetworkOptions): Promise<Reg
     const t0 = performance.now();
     const blocks = await exportBlocks(zebrad);
     const exportMs = performance.now() - t0;
-    if (o.replay && blocks.some((b, h) => b !== o.replay!.blocks[h])) {
-      throw new RealServerError(`zebrad serves other blocks than it was given from ${o.replay.folder} (first at height ${blocks.findIndex((b, h) => b !== o.replay!.blocks[h])})`);
-    }
+    const differs = o.replay ? blocks.findIndex((b, h) => b !== o.replay!.blocks[h]) : -1;
+    if (differs >= 0) throw new RealServerError(`zebrad serves other blocks than it was given from ${o.replay!.folder} (first at height ${differs})`);
     writeFileAtomic(o.blocksFile, `${blocks.join("\n")}\n`);
     writeMempoolFile(dirname(o.blocksFile), transact?.mempoolRaw ?? []);
     const tip = blocks.length - 1;
