@@ -11,6 +11,7 @@ import { canonGrpc, grpcCanonOptions } from "../src/core/canon/grpc.js";
 import { loadCorpus } from "../src/core/corpus/load.js";
 import { loadChainProfile } from "../src/core/corpus/chain-profile.js";
 import { planCases, type PlannedCase } from "../src/core/run/plan.js";
+import { caseCallOptions } from "../src/core/run/runner.js";
 import { grpcTarget, type GrpcTarget } from "../src/core/targets/grpc.js";
 import { startFixtureNetwork, type FixtureNetwork } from "../src/zcash/fixture/network.js";
 import { lightwalletProtocol } from "../src/zcash/protocol.js";
@@ -21,12 +22,13 @@ const planned = planCases(corpus.filter((c) => c.transport === "grpc"), loadChai
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 
-/** The bytes a case puts on the wire: each request message, in order (and where it cancels). */
+/** The bytes a case puts on the wire: each request message, in order (and where it cancels, and the deadline it sends). */
 function requestBytes(pc: PlannedCase): string {
   const one = (m: Message | Uint8Array) => hex(m instanceof Uint8Array ? m : toBinary(pc.rpc!.input, m));
   const r = pc.request as Message | Uint8Array | (Message | Uint8Array)[];
   const bytes = Array.isArray(r) ? `[${r.map(one).join(",")}]` : one(r);
-  return pc.case.cancelAfter === undefined ? bytes : `${bytes} cancelled after ${pc.case.cancelAfter}`;
+  const cancelled = pc.case.cancelAfter === undefined ? "" : ` cancelled after ${pc.case.cancelAfter}`;
+  return `${bytes}${cancelled}${pc.case.deadlineMs === undefined ? "" : ` grpc-timeout ${pc.case.deadlineMs}m`}`;
 }
 
 /** Ids grouped by a key, per method; only groups of two or more. */
@@ -54,8 +56,7 @@ describe("no two cases of one method expect the same answer on the fixture chain
     target = grpcTarget({ url: net.grpc.reference! });
     for (const pc of planned) {
       if (lightwalletProtocol.sendsTransaction(pc)) continue;
-      const o = await target.call(pc.rpc!, pc.request as Message, { deadlineMs: 15_000, ...(pc.case.openEnded ? { quietMs: pc.case.openEnded.quietMs } : {}),
-        ...(pc.case.cancelAfter !== undefined ? { cancelAfter: pc.case.cancelAfter } : {}) });
+      const o = await target.call(pc.rpc!, pc.request as Message, { deadlineMs: 15_000, ...caseCallOptions(pc.case) });
       const canon = canonGrpc(o, pc.rpc!.output, grpcCanonOptions(pc.rpc!, pc.case));
       if (canon.status.code !== 0 || pc.case.expect.kind === "error") continue;
       answers.set(pc.case.id, canon.messages.map((m) => hex(m.compared)).join("\n"));

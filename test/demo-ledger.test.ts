@@ -70,9 +70,10 @@ const ZAINO_GRPC: Record<string, Shows> = {
   "zaino-upgrade-last-entry": "zaino-upgrade-last-entry",
   "zaino-sapling-activation-default-1": { unobservable: "the fixture's node always reports Sapling's activation" },
   "zaino-ping-unimplemented": "ping-disabled",
-  "zaino-small-unary-delay": { unobservable: "a timing behaviour: `zconform latency` reports it" },
+  "zaino-nagle-trailers": { unobservable: "a timing behaviour: `zconform latency` reports it (zaino-small-answers-40ms)" },
   "zaino-getblock-shielded-only": "zaino-getblock-shielded-only",
   "zaino-treestate-regtest-named-test": "zaino-treestate-regtest-named-test",
+  "zaino-stream-deadline-ignored": "tonic-stream-deadline-ignored",
 };
 
 const ZAINO_JSONRPC: Record<string, Shows> = {
@@ -106,6 +107,7 @@ const ZTREAMER: Record<string, Shows> = {
   // undecodable transactions show.
   "ztreamer-status-codes": ["ztreamer-height-zero-genesis", "ztreamer-send-undecodable-invalid-argument", "utxos-address-cap-1000",
     "balance-no-address-limit", "subtree-max-entries-u16"],
+  "ztreamer-stream-deadline-ignored": "tonic-stream-deadline-ignored",
 };
 
 const ZEBRA: Record<string, Shows> = {
@@ -118,6 +120,7 @@ const ZEBRA: Record<string, Shows> = {
   // Its build fields are declared volatile (the oracle cannot vouch for them); the missing
   // upgrade fields show, since the fixture chain has pending upgrades.
   "zebra-lightdinfo": "zebra-lightdinfo-no-upgrade-fields",
+  "zebra-stream-deadline-ignored": "tonic-stream-deadline-ignored",
 };
 
 const TABLES: Record<string, Shows> = { ...LWD, ...ZAINO_GRPC, ...ZAINO_JSONRPC, ...ZTREAMER, ...ZEBRA };

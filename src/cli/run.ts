@@ -64,6 +64,8 @@ export async function runInputs(o: RunLikeOptions, inputs: RunInputs, out: Outpu
     const session = await guarded(out, () => runSession({
       config: inputs.config, cases: inputs.cases, chain: inputs.chain, ledger: inputs.ledger, reporters,
       protocol: lightwalletProtocol, allowStale: o.allowStale, signal: interrupt.signal, allowBroadcast: o.allowBroadcast === true || inputs.allowBroadcast === true, force: o.force === true,
+      // The command reads the exit code; the reporters keep what they write.
+      collect: false,
       ...(o.golden ? { drift: goldenDrift(lightwalletProtocol, o.golden, inputs.chain.name, emulated, inputs.goldenSides) } : {}),
       ...(o.spill ? { spillDir: o.spill } : {}),
       ...(recorder ? { wholeAnswers: true } : {}),

@@ -12,14 +12,12 @@
 // toJson drops unknown fields; they are put back under `$unknown`, keyed by field number,
 // at the level where they occurred, and listed separately, so that they are never lost.
 //
-// Bytes fields are written again as base64 by Buffer (the same standard, padded alphabet):
-// toJson builds base64 a character at a time, and V8 keeps such a string as a rope of one
-// 32-byte node per character until something flattens it, so a kept answer with a
-// transaction of a megabyte held forty times its size.
+// Bytes fields are written as base64 by Buffer (proto-json.ts says why).
 
-import { ScalarType, toJson, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import type { DescMessage, JsonObject, JsonValue, Message } from "@bufbuild/protobuf";
 import type { UnknownField } from "@bufbuild/protobuf";
 import { appendIndex, appendKey, appendSegment } from "./paths.js";
+import { oneofValue, protoJson } from "./proto-json.js";
 import { isObject } from "./volatile.js";
 
 export const JSON_OPTIONS = { alwaysEmitImplicit: true } as const;
@@ -33,20 +31,18 @@ export interface UnknownFieldNote {
   hex: string;
 }
 
-function base64(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
-}
-
 export function hex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
 }
 
 export function messageJson(desc: DescMessage, msg: Message): { json: JsonValue; unknown: UnknownFieldNote[] } {
-  const json = toJson(desc, msg, JSON_OPTIONS);
+  const json = protoJson(desc, msg, JSON_OPTIONS);
   const unknown: UnknownFieldNote[] = [];
   inject(desc, msg, json, "", unknown);
   return { json, unknown };
 }
+
+export { oneofValue };
 
 function inject(desc: DescMessage, msg: Message, json: JsonValue, path: string, out: UnknownFieldNote[]): void {
   if (!isObject(json)) return; // well-known types with a scalar JSON form carry no unknowns here
@@ -64,12 +60,7 @@ function inject(desc: DescMessage, msg: Message, json: JsonValue, path: string, 
   for (const f of desc.fields) {
     const sub = json[f.jsonName];
     const p = appendKey(path, f.jsonName);
-    if (f.fieldKind === "scalar" && f.scalar === ScalarType.BYTES && typeof sub === "string") {
-      const v = f.oneof ? oneofValue(rec, f.oneof.localName, f.localName) : rec[f.localName];
-      if (v instanceof Uint8Array) json[f.jsonName] = base64(v);
-    } else if (f.fieldKind === "list" && f.listKind === "scalar" && f.scalar === ScalarType.BYTES && Array.isArray(sub)) {
-      json[f.jsonName] = (rec[f.localName] as Uint8Array[]).map(base64);
-    } else if (f.fieldKind === "message") {
+    if (f.fieldKind === "message") {
       const v = f.oneof ? oneofValue(rec, f.oneof.localName, f.localName) : rec[f.localName];
       if (v) inject(f.message, v as Message, sub, p, out);
     } else if (f.fieldKind === "list" && f.listKind === "message" && Array.isArray(sub)) {
@@ -80,9 +71,4 @@ function inject(desc: DescMessage, msg: Message, json: JsonValue, path: string, 
       for (const k of Object.keys(entries)) inject(f.message, entries[k], sub[k], appendKey(p, k), out);
     }
   }
-}
-
-export function oneofValue(rec: Record<string, unknown>, oneof: string, member: string): unknown {
-  const o = rec[oneof] as { case?: string; value?: unknown } | undefined;
-  return o && o.case === member ? o.value : undefined;
 }

@@ -2,7 +2,7 @@ import { describe, expect, test } from "@jest/globals";
 import { create, fromBinary, toBinary, toJson } from "@bufbuild/protobuf";
 import { CompactBlockSchema } from "../../zcash/gen/walletrpc/compact_formats_pb.js";
 import { BlockIDSchema, CompactTxStreamer, GetMempoolTxRequestSchema, LightdInfoSchema } from "../../zcash/gen/walletrpc/service_pb.js";
-import { canonGrpc, grpcCanonOptions, grpcJson } from "./grpc.js";
+import { canonGrpc, grpcCanonOptions, grpcJson, PAST_DEADLINE } from "./grpc.js";
 import { bytes, grpcObs, sampleBlock } from "./testing.test-helper.js";
 import { JSON_OPTIONS, messageJson } from "./grpc-json.js";
 
@@ -34,6 +34,26 @@ describe("gRPC canonical form", () => {
     expect(whole.excluded.map((e) => e.path)).toEqual(["status", "[2]"]);
     const short = canonGrpc(grpcObs(blocks.slice(0, 1), { code: 5, message: "not found" }), BlockIDSchema, { ...stream, cancelAfter: 2 });
     expect([short.status.name, short.messages.length]).toEqual(["NOT_FOUND", 1]);
+  });
+
+  test("deadlineMs: a call that outlived it compares as PAST_DEADLINE; the server's DEADLINE_EXCEEDED and an earlier OK as they are", () => {
+    const blocks = [1, 2].map((n) => toBinary(BlockIDSchema, create(BlockIDSchema, { height: BigInt(n) })));
+    const at = (totalMs: number) => ({ startedAt: 0, totalMs });
+    const opts = { ...stream, deadlineMs: 100 };
+    const held = { ...grpcObs(blocks, { code: 1, message: "still open 1000 ms after the 100 ms deadline it was sent; ended by the client" }), endedBy: "deadline" as const, timing: at(1100) };
+    const okLate = { ...grpcObs(blocks), timing: at(230) };
+    for (const o of [held, okLate]) {
+      const c = canonGrpc(o, BlockIDSchema, opts);
+      expect(c.status).toEqual({ code: 1, name: PAST_DEADLINE, message: "" });
+      expect(c.messages).toHaveLength(2);
+      expect(c.excluded.map((e) => e.path)).toEqual(["status"]);
+    }
+    const enforced = canonGrpc({ ...grpcObs(blocks, { code: 4, message: "context deadline exceeded" }), timing: at(104) }, BlockIDSchema, opts);
+    expect(enforced.status).toEqual({ code: 4, name: "DEADLINE_EXCEEDED", message: "context deadline exceeded" });
+    expect(canonGrpc({ ...grpcObs(blocks), timing: at(40) }, BlockIDSchema, opts).status.name).toBe("OK");
+    // Without the declaration an OK is an OK, however long it took.
+    expect(canonGrpc(okLate, BlockIDSchema, stream).status.name).toBe("OK");
+    expect(grpcCanonOptions(CompactTxStreamer.method.getMempoolStream, { deadlineMs: 100 }).deadlineMs).toBe(100);
   });
 
   test("re-encoding differs from the wire for non-canonical input; the wire bytes are kept", () => {

@@ -85,14 +85,21 @@ export interface GrpcCanonOptions {
    * the client cancelled it or the answer was derived whole (the oracle's).
    */
   cancelAfter?: number;
+  /**
+   * The case sent this grpc-timeout to probe that the server enforces it: an answer the
+   * client ended past it, or the server ended with OK after it, compares as PAST_DEADLINE
+   * (messages still compared). DEADLINE_EXCEEDED is the server enforcing it.
+   */
+  deadlineMs?: number;
 }
 
 /** Options for an rpc, from its descriptor and the case's declarations. */
-export function grpcCanonOptions(method: DescMethod, c: { volatile?: readonly string[]; unordered?: boolean; openEnded?: unknown; cancelAfter?: number }): GrpcCanonOptions {
+export function grpcCanonOptions(method: DescMethod, c: { volatile?: readonly string[]; unordered?: boolean; openEnded?: unknown; cancelAfter?: number; deadlineMs?: number }): GrpcCanonOptions {
   return {
     streaming: method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming", volatile: c.volatile, unordered: c.unordered,
     ...(c.openEnded !== undefined ? { openEnded: true } : {}),
     ...(c.cancelAfter !== undefined ? { cancelAfter: c.cancelAfter } : {}),
+    ...(c.deadlineMs !== undefined ? { deadlineMs: c.deadlineMs } : {}),
   };
 }
 
@@ -106,6 +113,18 @@ interface StreamPattern {
 
 /** The status name of an answer cut off by the client's deadline (answers say "fault:<kind>" alike). */
 export const CLIENT_TIMEOUT = "fault:timeout";
+/** The status name of a call that outlived the grpc-timeout a deadline case sent it. */
+export const PAST_DEADLINE = "PAST_DEADLINE";
+
+/**
+ * Whether a deadline case's call outlived the deadline it was sent (see
+ * GrpcCanonOptions.deadlineMs): the client ended it past the deadline, or the server ended
+ * it with OK after it. `ok` is a server OK, no fault.
+ */
+export function outlivedDeadline(call: { endedBy?: string; ok: boolean; ms: number }, deadlineMs: number | undefined): boolean {
+  if (deadlineMs === undefined) return false;
+  return call.endedBy === "deadline" || (call.ok && call.ms > deadlineMs);
+}
 
 /** Throws on a volatile path that is malformed or names a field the schema lacks. */
 export function canonGrpc(obs: GrpcObservation, schema: DescMessage, options: GrpcCanonOptions): GrpcCanonical {
@@ -116,6 +135,11 @@ export function canonGrpc(obs: GrpcObservation, schema: DescMessage, options: Gr
   // fault it is, so no report or ledger shape mistakes the one for the other.
   const name = obs.fault?.kind === "timeout" ? CLIENT_TIMEOUT : grpcCodeName(obs.code);
   const status: GrpcStatus = { code: obs.code, name, message: obs.message };
+  if (!obs.fault && outlivedDeadline({ endedBy: obs.endedBy, ok: obs.code === 0, ms: obs.timing.totalMs }, options.deadlineMs)) {
+    excluded.push({ pattern: "deadlineMs", path: "status", value: `${name}: ${obs.message}` });
+    // CANCELLED: the call ended without the server's verdict on the deadline.
+    Object.assign(status, { code: 1, name: PAST_DEADLINE, message: "" });
+  }
   if (options.openEnded && obs.endedBy === "quiet") {
     excluded.push({ pattern: "openEnded", path: "status", value: `${name}: ${obs.message}` });
     Object.assign(status, { code: 0, name: grpcCodeName(0), message: "" });

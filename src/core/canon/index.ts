@@ -17,7 +17,8 @@ export function canonOf(obs: Observation, options: CanonOptions = {}): Canonical
   if (obs.transport === "jsonrpc") return canonJsonRpc(obs, { volatile: options.volatile });
   if (!options.schema) throw new Error(`canonOf: a gRPC observation of ${obs.method} needs the output schema`);
   return canonGrpc(obs, options.schema, { streaming: options.streaming ?? false, volatile: options.volatile, unordered: options.unordered, lazy: options.lazy, ...(options.openEnded ? { openEnded: true } : {}),
-    ...(options.cancelAfter !== undefined ? { cancelAfter: options.cancelAfter } : {}) });
+    ...(options.cancelAfter !== undefined ? { cancelAfter: options.cancelAfter } : {}),
+    ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}) });
 }
 
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {

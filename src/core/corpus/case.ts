@@ -56,6 +56,13 @@ export interface Case {
    * OK. It probes that a server stops cleanly mid-stream.
    */
   cancelAfter?: number;
+  /**
+   * Sent as the call's grpc-timeout, to probe that the server enforces it: a call still
+   * open by then must end with DEADLINE_EXCEEDED. One the server ends with OK after it,
+   * or keeps open until the client gives up (SERVER_DEADLINE_GRACE_MS later), compares as
+   * PAST_DEADLINE: the deadline was not enforced. Messages sent before the end compare.
+   */
+  deadlineMs?: number;
   tags: string[];
   /** Lightwallet protocol versions the expectation holds for (semver range), if limited. */
   protocol?: string;

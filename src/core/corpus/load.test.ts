@@ -141,6 +141,15 @@ describe("case files", () => {
     expect(d!.sameAnswerAs).toEqual({ case: "GetBlockRange/a", why: "the same first two blocks" });
   });
 
+  test("deadlineMs is for gRPC calls, within 10 ms .. 60 s", () => {
+    const [c] = parseCaseFile("method: GetMempoolStream\ncases:\n  - id: a\n    request: {}\n    deadlineMs: 100\n", "cases/grpc/GetMempoolStream.yaml", "grpc", lightwalletProtocol);
+    expect(c!.deadlineMs).toBe(100);
+    expect(() => parseCaseFile("method: getinfo\ncases:\n  - id: a\n    request: []\n    deadlineMs: 100\n", "cases/jsonrpc/getinfo.yaml", "jsonrpc", lightwalletProtocol))
+      .toThrow("cases/jsonrpc/getinfo.yaml:5: cases[0].deadlineMs: only a gRPC call carries a deadline (grpc-timeout)");
+    expect(problemsOf("method: GetMempoolStream\ncases:\n  - id: a\n    request: {}\n    deadlineMs: 5\n", "cases/grpc/GetMempoolStream.yaml"))
+      .toEqual(["cases/grpc/GetMempoolStream.yaml:5: cases[0].deadlineMs: must be >= 10"]);
+  });
+
   test("JSON-RPC requests must be params arrays", () => {
     expect(() => parseCaseFile("method: getblock\ncases:\n  - id: a\n    request: {x: 1}\n", "cases/jsonrpc/getblock.yaml", "jsonrpc", lightwalletProtocol))
       .toThrow("cases/jsonrpc/getblock.yaml:4: cases[0].request: must be the positional params array");

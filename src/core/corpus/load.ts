@@ -37,6 +37,7 @@ interface RawCase {
   unordered?: boolean;
   openEnded?: { quietMs: number };
   cancelAfter?: number;
+  deadlineMs?: number;
   tags?: string[];
   protocol?: string;
   chains?: string[];
@@ -46,7 +47,7 @@ interface RawCase {
 type RawExpect = "agree" | "oracle" | "ok" | { error: (string | number)[] };
 interface RawFile {
   method: string;
-  defaults?: Omit<RawCase, "id" | "request" | "title" | "sameAnswerAs" | "cancelAfter">;
+  defaults?: Omit<RawCase, "id" | "request" | "title" | "sameAnswerAs" | "cancelAfter" | "deadlineMs">;
   cases: RawCase[];
 }
 
@@ -125,6 +126,12 @@ export function parseCaseFile(text: string, displayName: string, transport: Tran
         problems.push({ file: displayName, line: located.lineOf(["cases", i, "cancelAfter"]), field: `cases[${i}].cancelAfter`,
           message: `only a gRPC server stream can be cancelled mid-way; ${file.method} is ${rpc ? rpc.methodKind.replace("_", "-") : "JSON-RPC"}` });
       } else c.cancelAfter = raw.cancelAfter;
+    }
+    if (raw.deadlineMs !== undefined) {
+      if (transport !== "grpc") {
+        problems.push({ file: displayName, line: located.lineOf(["cases", i, "deadlineMs"]), field: `cases[${i}].deadlineMs`,
+          message: "only a gRPC call carries a deadline (grpc-timeout)" });
+      } else c.deadlineMs = raw.deadlineMs;
     }
     const chains = raw.chains ?? d.chains;
     if (chains !== undefined) c.chains = chains;

@@ -33,6 +33,7 @@ function caseSchema(implementations: readonly string[]) {
         properties: { quietMs: { type: "integer", minimum: 100, maximum: 600000 } },
       },
       cancelAfter: { type: "integer", minimum: 1, maximum: 100000 },
+      deadlineMs: { type: "integer", minimum: 10, maximum: 60000 },
       tags: { type: "array", items: { type: "string", pattern: "^[a-z0-9-]+$" } },
       protocol: { type: "string" },
       chains: { type: "array", items: { type: "string" }, minItems: 1 },

@@ -50,6 +50,7 @@ export function expectationDivergences(build: string, c: Canonical, expect: Expe
   if (got === undefined) {
     return [{ ...base, kind: "error-vs-ok", rightValue: grpc ? "OK" : null, detail: `expected ${wanted.join(" or ")}, got a successful answer` }];
   }
-  const shown = c.transport === "grpc" && c.fault ? c.status.name : name(got);
+  // A gRPC status's own name: it tells a client timeout and a deadline not enforced from the codes they carry.
+  const shown = c.transport === "grpc" ? c.status.name : name(got);
   return [{ ...base, kind: "error-code", rightValue: shown, detail: `expected ${wanted.join(" or ")}, got ${String(shown)}${fault}` }];
 }

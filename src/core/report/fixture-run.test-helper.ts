@@ -18,7 +18,8 @@ export interface FixtureRun {
   ledger: Quirk[];
 }
 
-export async function fixtureRun(o: { profiles?: ProfileName[]; filter?: CaseFilter; reporters?: Reporter[] } = {}): Promise<FixtureRun> {
+/** `collect`: as the session's option (false: the session hands back no results, only the events have them). */
+export async function fixtureRun(o: { profiles?: ProfileName[]; filter?: CaseFilter; reporters?: Reporter[]; collect?: boolean } = {}): Promise<FixtureRun> {
   const silent = { stdout: () => {}, stderr: () => {} };
   const inputs = await inputsFromFixture({ cases: "cases", ...(o.profiles ? { profiles: o.profiles } : {}) }, silent);
   const events: RunEvent[] = [];
@@ -26,7 +27,7 @@ export async function fixtureRun(o: { profiles?: ProfileName[]; filter?: CaseFil
   try {
     const session = await runSession({
       config: inputs.config, cases: selectCases(inputs.cases, o.filter ?? {}), chain: inputs.chain, ledger: inputs.ledger,
-      reporters: [keep, ...(o.reporters ?? [])], protocol: lightwalletProtocol, allowStale: true,
+      reporters: [keep, ...(o.reporters ?? [])], protocol: lightwalletProtocol, allowStale: true, ...(o.collect !== undefined ? { collect: o.collect } : {}),
     });
     return { events, session, config: inputs.config, ledger: inputs.ledger };
   } finally {

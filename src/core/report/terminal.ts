@@ -7,6 +7,7 @@ import type { BuildInfo, Contact, Reporter, RunCondition, RunEvent, RunSummary }
 import type { CaseResult } from "../results/result.js";
 import { cellStatus, matrixOf, type CellStatus, type MatrixRow } from "./matrix.js";
 import { uncheckedLine } from "../results/unchecked.js";
+import { slimResult } from "../results/slim.js";
 
 export interface TerminalOptions {
   write: (line: string) => void;
@@ -131,7 +132,8 @@ export function terminalReporter(o: TerminalOptions): Reporter {
         for (const contact of contacts) o.write(c.dim(`  preflight ${contactLine(contact)}`));
         if (e.preflight?.forced) o.write(c.yellow(`  preflight problems ignored (--force): ${e.preflight.problems.join("; ")}`));
       } else if (e.type === "case-result") {
-        indexed.push({ index: e.index, result: e.result });
+        // The matrix and the lists read no answer's bytes: a slim copy is kept to the end.
+        indexed.push({ index: e.index, result: slimResult(e.result) });
         o.progress?.(`[${e.done}/${e.total}] ${e.result.caseId}`);
       } else {
         o.progress?.("");

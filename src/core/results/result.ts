@@ -28,8 +28,12 @@ export interface Answer {
   ms: number;
   firstByteMs?: number;
   fault?: Fault;
-  /** The server kept an open-ended stream open; the client ended it after a quiet period. */
-  endedBy?: "quiet" | "cancelled";
+  /**
+   * The client ended the call: an open-ended stream after a quiet period ("quiet"), a
+   * stream the case cancels mid-way ("cancelled"), or a call still open well past the
+   * deadline the case sent ("deadline").
+   */
+  endedBy?: "quiet" | "cancelled" | "deadline";
   /** The exact bytes as hex: one entry per gRPC message, or the JSON-RPC body; empty when elided. */
   hex: string[];
   /** For an answer above the inline size, instead of its bytes and decoded form. */
@@ -94,6 +98,8 @@ export interface CaseResult {
   openEnded?: true;
   /** Declared cancelled after this many messages: the first ones compare, the end as OK. */
   cancelAfter?: number;
+  /** The grpc-timeout the case sent, probing that servers enforce it. */
+  deadlineMs?: number;
   /** Human-readable differences per compared pair, as JSON Patch; `omittedOps` past the kept ones. */
   patches: { left: string; right: string; ops: PatchOp[]; omittedOps?: number }[];
   /** With --golden: each build's answer against its recorded golden. */

@@ -14,6 +14,7 @@ import type { Observation } from "../targets/observation.js";
 import type { PlannedCase } from "./plan.js";
 import type { Answer } from "../results/result.js";
 import { boundPatch, boundStrings, DEFAULT_KEEPING, elide, totalBytes, type Keeping } from "../results/bound.js";
+import { sharedForms, type SharedForms } from "./shared-forms.js";
 
 export const ORACLE = "oracle";
 
@@ -34,18 +35,22 @@ function canonOptions(pc: PlannedCase): CanonOptions {
   if (c.transport === "jsonrpc") return { volatile: c.volatile };
   const streaming = pc.rpc!.methodKind === "server_streaming";
   return { schema: pc.rpc!.output, streaming, volatile: c.volatile, unordered: c.unordered, lazy: true, ...(c.openEnded ? { openEnded: true } : {}),
-    ...(c.cancelAfter !== undefined ? { cancelAfter: c.cancelAfter } : {}) };
+    ...(c.cancelAfter !== undefined ? { cancelAfter: c.cancelAfter } : {}),
+    ...(c.deadlineMs !== undefined ? { deadlineMs: c.deadlineMs } : {}) };
 }
 
-export function answerOf(side: string, obs: Observation, canon: Canonical, protocolVersion?: string, keep: Keeping = DEFAULT_KEEPING): Answer {
+/** `shared`: the forms already made for the case's other sides (answers with the same bytes share them). */
+export function answerOf(side: string, obs: Observation, canon: Canonical, protocolVersion?: string, keep: Keeping = DEFAULT_KEEPING, shared: SharedForms = sharedForms()): Answer {
   const parts = obs.transport === "grpc" ? obs.messages : [obs.body];
   // Above the inline size neither the hex nor the decoded form is kept: both are bigger
   // than the bytes, and a report would hold them as one string.
   const elided = totalBytes(parts) > keep.inlineBytes ? elide(parts, keep) : undefined;
   const bytes = (json: () => JsonValue | undefined) => {
     if (elided) return { hex: [], elided };
-    const hex = parts.map((m) => Buffer.from(m).toString("hex"));
-    const j = json();
+    const { hex, json: j } = shared(obs.transport, parts, () => {
+      const made = json();
+      return { hex: parts.map((m) => Buffer.from(m).toString("hex")), ...(made === undefined ? {} : { json: made }) };
+    });
     return j === undefined ? { hex } : { hex, json: j };
   };
   const base = {
@@ -182,17 +187,18 @@ export function judgeCase(
     }
   }
 
-  const answers = [...observations].map(([build, obs]) => answerOf(build, obs, canon.get(build)!, protocolVersions.get(build), keep));
+  const shared = sharedForms();
+  const answers = [...observations].map(([build, obs]) => answerOf(build, obs, canon.get(build)!, protocolVersions.get(build), keep, shared));
   const excluded = [...canon].map(([side, cb]) => ({ side, paths: cb.excluded.map((e) => e.path) })).filter((e) => e.paths.length > 0);
   return {
     verdict,
     divergences: boundStrings(divergences, keep),
     answers,
-    ...(oracle && oracleCanon ? { oracle: answerOf(ORACLE, oracle, oracleCanon, undefined, keep) } : {}),
+    ...(oracle && oracleCanon ? { oracle: answerOf(ORACLE, oracle, oracleCanon, undefined, keep, shared) } : {}),
     ...(olderOracles.size + nodeCanon.size > 0 ? {
       otherOracles: [
-        ...[...olderOracles].map(([v, obs]) => answerOf(`${ORACLE}@${v}`, obs, olderCanon.get(v)!, v, keep)),
-        ...[...nodeCanon].map(([n, cn]) => answerOf(`${ORACLE}:${n}`, nodes.answers.get(n)!, cn, undefined, keep)),
+        ...[...olderOracles].map(([v, obs]) => answerOf(`${ORACLE}@${v}`, obs, olderCanon.get(v)!, v, keep, shared)),
+        ...[...nodeCanon].map(([n, cn]) => answerOf(`${ORACLE}:${n}`, nodes.answers.get(n)!, cn, undefined, keep, shared)),
       ],
     } : {}),
     excluded,

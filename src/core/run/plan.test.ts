@@ -1,8 +1,9 @@
 import { describe, expect, test } from "@jest/globals";
-import { parseCaseFile } from "../corpus/load.js";
+import { toJson, type Message } from "@bufbuild/protobuf";
+import { loadCorpus, parseCaseFile } from "../corpus/load.js";
 import { formatProblem, ProblemsError } from "../io/located-yaml.js";
 import { planCases } from "./plan.js";
-import { unlearntAnchors, withDynamic, type ChainProfile } from "../corpus/chain-profile.js";
+import { loadChainProfile, unlearntAnchors, withDynamic, type ChainProfile } from "../corpus/chain-profile.js";
 import { lightwalletProtocol } from "../../zcash/protocol.js";
 
 function problems(file: string, text: string, transport: "grpc" | "jsonrpc"): string[] {
@@ -54,5 +55,26 @@ describe("dynamic anchors the run could not learn", () => {
     expect(unlearntAnchors(profile, live).size).toBe(0);
     const [m] = planCases(cases, withDynamic(profile, live), "live", lightwalletProtocol, unlearntAnchors(profile, live));
     expect(Buffer.from((m!.request as unknown as { hash: Uint8Array }).hash).toString("hex")).toBe("ff" + "01".repeat(31));
+  });
+});
+
+// Requests' JSON (reports, reproduce commands) is written without toJson's slow base64, yet must read the same.
+describe("planned requests' JSON", () => {
+  test("every gRPC request the shipped corpus plans on the fixture chain reads as toJson has it", () => {
+    const chain = loadChainProfile("cases", "fixture");
+    const live = { tip: { height: 120, hash: "00".repeat(32) } };
+    const planned = planCases(loadCorpus("cases", lightwalletProtocol), withDynamic(chain, live), chain.name, lightwalletProtocol, unlearntAnchors(chain, live));
+    let compared = 0;
+    for (const pc of planned) {
+      if (!pc.rpc || pc.request === undefined) continue;
+      const requests = (Array.isArray(pc.request) ? pc.request : [pc.request]) as (Message | Uint8Array)[];
+      const json = Array.isArray(pc.request) ? pc.requestJson as unknown[] : [pc.requestJson];
+      requests.forEach((r, i) => {
+        if (r instanceof Uint8Array) return; // raw wire bytes: shown as hex, and decoded when they decode
+        expect(json[i]).toEqual(toJson(pc.rpc!.input, r));
+        compared++;
+      });
+    }
+    expect(compared).toBeGreaterThan(100);
   });
 });

@@ -3,11 +3,12 @@
 // not fit the rpc's message) are errors of the corpus and carry the case's file:line;
 // an anchor the chain does not define only skips the case, with the reason.
 
-import { fromBinary, fromJson, toJson, type DescMethod, type JsonValue, type Message } from "@bufbuild/protobuf";
+import { fromBinary, fromJson, type DescMethod, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { Case } from "../corpus/case.js";
 import { AnchorSyntaxError, MissingAnchorError, resolveAnchors, type Anchors } from "../corpus/anchors.js";
 import { ProblemsError, type Problem } from "../io/located-yaml.js";
 import { canonGrpc, grpcCanonOptions } from "../canon/grpc.js";
+import { protoJson } from "../canon/proto-json.js";
 import { parseVolatile } from "../canon/volatile.js";
 import type { GrpcObservation } from "../targets/observation.js";
 import type { Protocol } from "./protocol.js";
@@ -48,12 +49,12 @@ function jsonOfRequest(rpc: DescMethod, request: Message | Uint8Array): JsonValu
   if (request instanceof Uint8Array) {
     const wire = Buffer.from(request).toString("hex");
     try {
-      return { $wire: wire, decoded: toJson(rpc.input, fromBinary(rpc.input, request)) };
+      return { $wire: wire, decoded: protoJson(rpc.input, fromBinary(rpc.input, request)) };
     } catch {
       return { $wire: wire };
     }
   }
-  return toJson(rpc.input, request as never);
+  return protoJson(rpc.input, request as Message);
 }
 
 /** `unlearnt`: dynamic anchors the run could not learn at its start, with why. */

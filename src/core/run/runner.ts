@@ -5,7 +5,7 @@
 
 import { protocolIn } from "../corpus/protocol-version.js";
 import type { Build } from "../targets/config.js";
-import type { GrpcTarget } from "../targets/grpc.js";
+import type { GrpcCallOptions, GrpcTarget } from "../targets/grpc.js";
 import type { JsonRpcTarget } from "../targets/jsonrpc.js";
 import type { Observation } from "../targets/observation.js";
 import type { Case } from "../corpus/case.js";
@@ -75,14 +75,22 @@ function buildsFor(c: Case, builds: readonly Build[]): Build[] {
     && (c.servedBy === undefined || c.servedBy.includes(b.implementation)));
 }
 
+/** What a gRPC case asks of the call beyond its request: how its stream ends, and the deadline it sends. */
+export function caseCallOptions(c: Case): Pick<GrpcCallOptions, "quietMs" | "cancelAfter" | "serverDeadlineMs"> {
+  return {
+    ...(c.openEnded ? { quietMs: c.openEnded.quietMs } : {}),
+    ...(c.cancelAfter !== undefined ? { cancelAfter: c.cancelAfter } : {}),
+    ...(c.deadlineMs !== undefined ? { serverDeadlineMs: c.deadlineMs } : {}),
+  };
+}
+
 async function ask(pc: PlannedCase, build: Build, conns: Connections): Promise<Observation> {
   const c = pc.case;
   const limits = { deadlineMs: build.deadlineMs, maxMessageBytes: build.maxMessageBytes, maxCallBytes: build.maxCallBytes };
   if (c.transport === "grpc") {
     const target = conns.grpc.get(build.name)!;
     return target.call(pc.rpc!, pc.request as GrpcPlannedRequest, {
-      ...limits, maxMessages: build.maxStreamMessages, ...(c.openEnded ? { quietMs: c.openEnded.quietMs } : {}),
-      ...(c.cancelAfter !== undefined ? { cancelAfter: c.cancelAfter } : {}),
+      ...limits, maxMessages: build.maxStreamMessages, ...caseCallOptions(c),
     });
   }
   const target = conns.jsonrpc.get(build.name)!;
@@ -188,6 +196,7 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
     divergences, volatile: c.volatile, ...(c.wallClock ? { wallClock: c.wallClock } : {}), excluded: j.excluded, unordered: c.unordered, patches: j.patches.filter((p) => !faulted.has(p.right)),
     ...(c.openEnded ? { openEnded: true as const } : {}),
     ...(c.cancelAfter !== undefined ? { cancelAfter: c.cancelAfter } : {}),
+    ...(c.deadlineMs !== undefined ? { deadlineMs: c.deadlineMs } : {}),
   };
 }
 

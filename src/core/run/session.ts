@@ -20,7 +20,8 @@ import { scrubber } from "./redact.js";
 import { redactBytes, redactForms, secretForms } from "../targets/secrets.js";
 import { serversForbidBroadcast } from "./broadcast.js";
 import { DEFAULT_KEEPING } from "../results/bound.js";
-import type { Answer, CaseResult, Drift } from "../results/result.js";
+import type { CaseResult, Drift } from "../results/result.js";
+import { slimResult } from "../results/slim.js";
 import { REPORT_SCHEMA_VERSION } from "../results/result.js";
 import type { Protocol } from "./protocol.js";
 import { runCases, type Connections } from "./runner.js";
@@ -56,6 +57,12 @@ export interface SessionOptions {
   wholeAnswers?: boolean;
   /** Go on when the preflight finds no reachable build or the wrong chain (it still reports it). */
   force?: boolean;
+  /**
+   * Hand every result back at the end (default). false: only the reporters get them
+   * (`results` is empty), so the run does not hold every answer of every case for a
+   * caller that reads only the exit code.
+   */
+  collect?: boolean;
 }
 
 export interface SessionResult {
@@ -154,9 +161,10 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   const secrets = secretsOf(o.config);
   const forms = secretForms(secrets);
   const scrub = scrubber(secrets);
-  // Per plan index: the masked result (what reporters and the caller get), and the same
-  // result without its answers' bytes, which is all the ledger and the summary read: the
-  // whole answers are held once, not once as judged and again as masked.
+  // Per plan index: the masked result (what reporters and the caller get, unless it
+  // does not collect them), and the same result slimmed (results/slim.ts), which is all
+  // the ledger and the summary read: the whole answers are held once at most, not once
+  // as judged and again as masked.
   const safeResults: CaseResult[] = [];
   const judged: CaseResult[] = [];
   // Drift is judged after the case, against the answers the runner kept.
@@ -239,9 +247,9 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       },
       onResult: (raw, done, total, index) => {
         const result = withDrift(raw);
-        judged[index] = withoutBytes(result);
+        judged[index] = slimResult(result);
         const safe = scrub(result);
-        safeResults[index] = safe;
+        if (o.collect !== false) safeResults[index] = safe;
         o.reporters.forEach((r) => r.onEvent({ type: "case-result", result: safe, done, total, index }));
       },
       collect: false,
@@ -275,12 +283,6 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     }
     if (failed.length > 0) throw new ReportWriteError(failed);
   }
-}
-
-/** A result as the ledger and the summary read it: every answer without its bytes and decoded form. */
-function withoutBytes(r: CaseResult): CaseResult {
-  const slim = (a: Answer): Answer => ({ ...a, hex: [], json: undefined, elided: undefined });
-  return { ...r, answers: r.answers.map(slim), ...(r.oracle ? { oracle: slim(r.oracle) } : {}), ...(r.otherOracles ? { otherOracles: r.otherOracles.map(slim) } : {}) };
 }
 
 /** Reports that could not be written; the others were. */

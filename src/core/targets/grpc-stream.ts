@@ -31,7 +31,16 @@ export interface StreamLimits {
   quietMs?: number;
   /** Cancel the stream (RST_STREAM CANCEL) once this many messages have come. */
   cancelAfter?: number;
+  /** The grpc-timeout sent: a call still open SERVER_DEADLINE_GRACE_MS after it is ended by the client. */
+  serverDeadlineMs?: number;
 }
+
+/**
+ * How long past the deadline it was sent a server has to end the call. Generous: a server
+ * that enforces its deadline answers within milliseconds, and a loaded machine must not
+ * turn that answer into "not enforced".
+ */
+export const SERVER_DEADLINE_GRACE_MS = 1_000;
 
 const { NGHTTP2_CANCEL } = http2.constants;
 const HIDDEN_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie"]);
@@ -72,6 +81,7 @@ export function runGrpcStream(
       settled = true;
       clearTimeout(timer);
       clearTimeout(quiet);
+      clearTimeout(pastDeadline);
       if (fault) {
         obs.fault = fault;
         obs.code = code ?? GrpcCode.UNKNOWN;
@@ -87,6 +97,7 @@ export function runGrpcStream(
       settled = true;
       clearTimeout(timer);
       clearTimeout(quiet);
+      clearTimeout(pastDeadline);
       if (!stream.closed) stream.close(NGHTTP2_CANCEL);
       lease.release();
       reject(err);
@@ -113,6 +124,14 @@ export function runGrpcStream(
       }, limits.quietMs);
     };
     hush();
+
+    const sent = limits.serverDeadlineMs;
+    const pastDeadline = sent === undefined ? undefined : setTimeout(() => {
+      obs.code = GrpcCode.CANCELLED;
+      obs.message = `still open ${SERVER_DEADLINE_GRACE_MS} ms after the ${sent} ms deadline it was sent; ended by the client`;
+      obs.endedBy = "deadline";
+      settle();
+    }, sent + SERVER_DEADLINE_GRACE_MS);
 
     stream.on("response", (headers, flags) => {
       if (settled) return;
@@ -259,6 +278,14 @@ export function runGrpcStream(
         return settle({ kind: "reset", detail: "connection lost before a status" }, GrpcCode.UNAVAILABLE);
       }
       const rst = stream.rstCode ?? 0;
+      // grpc-go enforces a deadline by whichever comes first, the handler's status or a
+      // timer that resets the stream with CANCEL: at or past the deadline the client sent,
+      // that reset is the server's DEADLINE_EXCEEDED, as a gRPC client reads it.
+      if (rst === NGHTTP2_CANCEL && limits.serverDeadlineMs !== undefined && performance.now() - t0 >= limits.serverDeadlineMs) {
+        obs.code = GrpcCode.DEADLINE_EXCEEDED;
+        obs.message = "stream reset (RST_STREAM CANCEL) by the server at the deadline it was sent";
+        return settle();
+      }
       if (rst !== 0) {
         return settle(
           { kind: "reset", detail: `stream reset before a status (RST_STREAM ${rstName(rst)})` },

@@ -78,6 +78,12 @@ export interface GrpcCallOptions {
   /** Cancel a server stream once this many messages have come (see GrpcObservation.endedBy). */
   cancelAfter?: number;
   /**
+   * Sent as grpc-timeout in place of `deadlineMs`, to see whether the server enforces it:
+   * the client waits SERVER_DEADLINE_GRACE_MS beyond it for the server to end the call,
+   * then ends a call still open itself (see GrpcObservation.endedBy).
+   */
+  serverDeadlineMs?: number;
+  /**
    * Receives each message payload as it arrives. When set, `messages` stays empty and
    * only `messageCount` grows, so a long sweep stays flat in memory. A returned promise
    * pauses the stream (HTTP/2 flow control) until it settles; if it rejects or the
@@ -166,7 +172,7 @@ export async function callGrpc(
     return early({ kind: "unreachable", detail: (e as Error).message }, GrpcCode.UNAVAILABLE);
   }
   const deadlineMs = opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
-  const headers = requestHeaders(conn.endpoint, method, deadlineMs, opts.headers, authorization);
+  const headers = requestHeaders(conn.endpoint, method, opts.serverDeadlineMs ?? deadlineMs, opts.headers, authorization);
   const limits: StreamLimits = {
     deadlineMs,
     maxMessageBytes: opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
@@ -175,6 +181,7 @@ export async function callGrpc(
     onMessage: opts.onMessage,
     ...(opts.quietMs !== undefined ? { quietMs: opts.quietMs } : {}),
     ...(opts.cancelAfter !== undefined ? { cancelAfter: opts.cancelAfter } : {}),
+    ...(opts.serverDeadlineMs !== undefined ? { serverDeadlineMs: opts.serverDeadlineMs } : {}),
   };
 
   // A session that received GOAWAY between calls makes request() throw; one fresh

@@ -59,8 +59,11 @@ export interface GrpcObservation {
    * a block arrives). `code` is then CANCELLED, the client's own doing, and no fault.
    * "cancelled": the client cancelled the stream mid-way once `cancelAfter` messages had
    * come (a case probing cancellation); `code` is CANCELLED likewise.
+   * "deadline": the call was sent a grpc-timeout (`serverDeadlineMs`) and was still open
+   * SERVER_DEADLINE_GRACE_MS after it: the server does not enforce it, and the client
+   * ended the call; `code` is CANCELLED likewise.
    */
-  endedBy?: "quiet" | "cancelled";
+  endedBy?: "quiet" | "cancelled" | "deadline";
 }
 
 export interface JsonRpcObservation {

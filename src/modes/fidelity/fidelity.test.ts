@@ -52,3 +52,14 @@ test("cases one side did not answer, and skipped cases, are not counted", () => 
   const r = result("GetBlock/a", answer(pair.emulated, "OK", ["01"]), answer("someone-else", "OK", ["01"]));
   expect(fidelityOf([r, { ...result("GetBlock/b", answer(pair.emulated, "OK", []), answer(pair.real, "OK", [])), skipped: "not served" }], pair).totals.cases).toBe(0);
 });
+
+test("a deadline case: a stream the client ended past the deadline and one the server ended with OK after it agree; DEADLINE_EXCEEDED differs", () => {
+  const deadline = (emulated: Answer, real: Answer): CaseResult => ({ ...result("GetMempoolStream/deadline", emulated, real), deadlineMs: 100 });
+  const heldByReal: Answer = { ...answer(pair.real, "CANCELLED", ["01"], "still open"), endedBy: "deadline", ms: 1100 };
+  const okLate: Answer = { ...answer(pair.emulated, "OK", ["01"]), ms: 230 };
+  const enforced: Answer = { ...answer(pair.emulated, "DEADLINE_EXCEEDED", ["01"], "the operation timed out"), ms: 104 };
+  const resetAtDeadline: Answer = { ...answer(pair.real, "DEADLINE_EXCEEDED", ["01"], "stream reset (RST_STREAM CANCEL) by the server at the deadline it was sent"), ms: 101 };
+  const f = fidelityOf([deadline(okLate, heldByReal), deadline(enforced, heldByReal), deadline(enforced, resetAtDeadline)], pair);
+  expect(f.totals).toMatchObject({ cases: 3, agree: 2, differ: 1 });
+  expect(f.differences[0]!.emulated.status).toBe("DEADLINE_EXCEEDED");
+});

@@ -6,6 +6,7 @@
 // real build conforms (its answer is one the case allows), when a ledger entry names that
 // real build and that case; otherwise the emulation is wrong there and must be fixed.
 
+import { outlivedDeadline, PAST_DEADLINE } from "../../core/canon/grpc.js";
 import { glob } from "../../core/corpus/glob.js";
 import type { Quirk } from "../../core/ledger/quirk.js";
 import type { Answer, CaseResult } from "../../core/results/result.js";
@@ -49,15 +50,22 @@ export interface Fidelity {
   totals: { cases: number; agree: number; differ: number; explained: number; unexplained: number };
 }
 
-/** The status an answer compares by: an open-ended stream the client ended counts as the server's OK. */
-const ending = (a: Answer, openEnded: boolean): [string, string] =>
-  ((openEnded && a.endedBy === "quiet") || a.endedBy === "cancelled" ? ["OK", ""] : [a.status, a.message]);
+/**
+ * The status an answer compares by: an open-ended stream the client ended counts as the
+ * server's OK, and a call that outlived its case's deadline as PAST_DEADLINE.
+ */
+function ending(a: Answer, r: CaseResult): [string, string] {
+  if (outlivedDeadline({ endedBy: a.endedBy, ok: a.status === "OK", ms: a.ms }, r.deadlineMs)) return [PAST_DEADLINE, ""];
+  // A deadline enforced has no one text: grpc-go sends its handler's or resets the stream, whichever comes first.
+  if (r.deadlineMs !== undefined && a.status === "DEADLINE_EXCEEDED") return [a.status, ""];
+  return (r.openEnded === true && a.endedBy === "quiet") || a.endedBy === "cancelled" ? ["OK", ""] : [a.status, a.message];
+}
 
-function sameAnswer(a: Answer, b: Answer, unordered: boolean, openEnded: boolean): boolean {
-  const [sa, ma] = ending(a, openEnded);
-  const [sb, mb] = ending(b, openEnded);
+function sameAnswer(a: Answer, b: Answer, r: CaseResult): boolean {
+  const [sa, ma] = ending(a, r);
+  const [sb, mb] = ending(b, r);
   if (sa !== sb || ma !== mb || a.hex.length !== b.hex.length) return false;
-  const [x, y] = unordered ? [[...a.hex].sort(), [...b.hex].sort()] : [a.hex, b.hex];
+  const [x, y] = r.unordered ? [[...a.hex].sort(), [...b.hex].sort()] : [a.hex, b.hex];
   return x.every((h, i) => h === y[i]);
 }
 
@@ -88,7 +96,7 @@ export function fidelityOf(results: readonly CaseResult[], pair: FidelityPair, l
     const row = rows.get(r.method) ?? { method: r.method, cases: 0, agree: 0, differ: 0, explained: 0 };
     rows.set(r.method, row);
     row.cases++;
-    if (sameAnswer(e, g, r.unordered, r.openEnded === true)) {
+    if (sameAnswer(e, g, r)) {
       row.agree++;
       continue;
     }

@@ -6,11 +6,12 @@ import { grpcTarget, type GrpcTarget } from "../../core/targets/grpc.js";
 import { schemaErrors } from "../../../test/schemas.test-helper.js";
 import { runLatency, type LatencyProgress } from "./latency.js";
 import { latencyReport } from "./latency-report.js";
-import { detectPlateau, type Control, type TimedRpc } from "./plateau.js";
+import { detectPlateau, FLOOR_MS, type Control, type TimedRpc } from "./plateau.js";
 import { CONTROL_REQUEST, DEFAULT_RPCS, probeSpec, type ProbeSpec } from "./probe.js";
 import { histogram, percentile, statsOf } from "./stats.js";
 
-const timed = (build: string, samples: number[], errors = 0): TimedRpc => ({ build, rpc: "GetLatestBlock", samples, stats: statsOf(samples), errors });
+// By default the whole time of a call is held inside its answer, as on the plateau.
+const timed = (build: string, samples: number[], errors = 0, holds = samples): TimedRpc => ({ build, rpc: "GetLatestBlock", samples, holds, stats: statsOf(samples), errors });
 const control = (build: string, p50: number, answerBytes = 2000): Control => ({ build, stats: statsOf([p50, p50, p50]), p10: p50, answerBytes, ok: true });
 const around = (ms: number, n = 40) => Array.from({ length: n }, (_, i) => ms + ((i * 7) % 11) / 3);
 
@@ -36,19 +37,28 @@ describe("latency statistics and the plateau rule", () => {
     expect(detectPlateau(timed("zaino", around(40)), undefined, control("zaino", 1, 600))).toBeUndefined();
     // Half the calls fast: no floor.
     expect(detectPlateau(timed("mixed", [...around(40, 20), ...around(1, 20)]), undefined, control("mixed", 1))).toBeUndefined();
+    // ~40 ms slower before its first byte, nothing held after it: a slow server, not the plateau.
+    expect(detectPlateau(timed("busy", around(41), 0, around(0.2)), timed("reference", around(1)), control("busy", 1))).toBeUndefined();
+  });
+
+  test("the time above the baseline may include the server's own work: what is held after the first byte decides", () => {
+    // Real zainod's GetTreeState: ~10 ms before its first byte, then the trailers held ~42 ms.
+    const d = detectPlateau(timed("zaino", around(52.5), 0, around(42)), timed("reference", around(1.2)), undefined);
+    expect(d).toMatchObject({ kind: "latency", left: "reference", right: "zaino" });
+    expect(d!.detail).toMatch(/held 42\.\d ms \(p10\) between the answer's first byte and its end/);
   });
 });
 
-// The emulated Zaino profiles sleep 40 ± 2 ms before small unary answers
-// (src/zcash/fixture/grpc/latency.ts). The probe must find that on both of them, on every rpc it
-// times, and never on the reference — over repeated runs, one of them without warm-up
-// (its first call pays for the connection). Builds are timed one after the other, as the
-// command does by default: the servers run in this process, and a build timed in
-// parallel measures the others' work (under jest's module sandbox and a loaded 2-core
-// machine, parallel timing put the Zaino samples at 44–150 ms and the baselines at
-// 4–13 ms; see plateau.ts for what load does even one at a time). 15 calls per rpc keep
-// a run near 6–10 s.
-describe("plateau probe against the fixture (repeated)", () => {
+// The emulated Zaino profiles leave TCP_NODELAY off and write unary answers as h2 does
+// (src/zcash/fixture/grpc/latency.ts): of the rpcs the probe times by default, only
+// GetTreeState (an 868-byte gRPC frame) has its trailers in a second write, which waits
+// for the client's delayed ACK. The probe must find that on both profiles and nowhere
+// else, never on the reference, over repeated runs, one of them without warm-up (its first
+// call pays for the connection). Linux only: the delay is Linux's delayed-ACK timer.
+// Builds are timed one after the other, as the command does by default: the servers run
+// in this process, and a build timed in parallel measures the others' work (see
+// plateau.ts for what load does even one at a time). 15 calls per rpc.
+(process.platform === "linux" ? describe : describe.skip)("plateau probe against the fixture (repeated)", () => {
   const model = syntheticChain();
   const anchors = chainAnchors(model);
   const names = ["reference", "zaino-0.9.0", "zaino-0.10.1"] as const;
@@ -83,12 +93,13 @@ describe("plateau probe against the fixture (repeated)", () => {
     }
   };
 
-  test.each([[0], [3], [3]])("run with %i warm-up call(s): every Zaino rpc plateaus, the reference never", async (warmup) => {
+  test.each([[0], [3]])("run with %i warm-up call(s): GetTreeState of each Zaino profile plateaus, nothing else", async (warmup) => {
     const r = await runOnce(warmup);
     const flagged = r.divergences.map((d) => `${d.build} ${d.method}`).sort();
-    expect(flagged).toEqual(["zaino-0.10.1", "zaino-0.9.0"].flatMap((b) => DEFAULT_RPCS.map((rpc) => `${b} ${rpc}`)).sort());
+    expect(flagged).toEqual(["zaino-0.10.1 GetTreeState", "zaino-0.9.0 GetTreeState"]);
     expect(r.divergences.every((d) => d.kind === "latency" && d.path === "latency.p50" && d.caseId === `latency.${d.method}`)).toBe(true);
-    for (const t of r.timings.filter((x) => x.build === "reference")) expect(t.stats.p50).toBeLessThan(20);
+    // The reference holds nothing inside its answers (its p50 itself is the machine's load as much as the server's).
+    for (const t of r.timings.filter((x) => x.build === "reference")) expect([t.rpc, percentile([...t.holds].sort((a, b) => a - b), 10) < FLOOR_MS]).toEqual([t.rpc, true]);
     expect(r.timings.every((t) => t.warmupMs.length === warmup && t.samples.length === 15)).toBe(true);
     expect(r.controls.every((c) => c.answerBytes >= 1400)).toBe(true);
     const report = latencyReport(r, { startedAt: new Date(), chain: "fixture", builds: [], reference: "reference", calls: 15, warmup, skipped: [] });

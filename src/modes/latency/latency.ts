@@ -63,6 +63,8 @@ export interface RpcTiming {
   answerBytes: number;
   /** Every timed sample, ms, in call order. */
   samples: number[];
+  /** Per timed sample, ms from the answer's first byte to its end: what a transport held back. */
+  holds: number[];
 }
 
 export interface LatencyResult {
@@ -75,6 +77,7 @@ function timing(build: string, spec: ProbeSpec, t: Awaited<ReturnType<typeof tim
   return {
     build, rpc: spec.rpc.name, request: spec.requestJson, stats: statsOf(t.samples), histogram: histogram(t.samples),
     plateauShare: plateauShare(t.samples), baselineMs: null, baselineOf: null, warmupMs: t.warmupMs, errors: t.errors, statuses: t.statuses, answerBytes: t.answerBytes, samples: t.samples,
+    holds: t.holds,
   };
 }
 
@@ -96,7 +99,7 @@ export async function runLatency(o: LatencyOptions): Promise<LatencyResult> {
   else for (const b of o.builds) perBuild.push(await probeBuild(b));
   const timings = perBuild.flatMap((p) => p.timings);
   const controls = perBuild.flatMap((p) => (p.control ? [p.control] : []));
-  const asTimed = (t: RpcTiming): TimedRpc => ({ build: t.build, rpc: t.rpc, samples: t.samples, stats: t.stats, errors: t.errors });
+  const asTimed = (t: RpcTiming): TimedRpc => ({ build: t.build, rpc: t.rpc, samples: t.samples, holds: t.holds, stats: t.stats, errors: t.errors });
   const divergences: ClassifiedDivergence[] = [];
   for (const t of timings) {
     const ref = o.reference ? timings.find((r) => r.build === o.reference && r.rpc === t.rpc) : undefined;

@@ -51,6 +51,8 @@ export function probeSpec(rpcName: string, anchors: Anchors, request: JsonValue 
 export interface TimedCalls {
   warmupMs: number[];
   samples: number[];
+  /** Per timed call, ms from the answer's first byte to its end (0 when nothing came). */
+  holds: number[];
   errors: number;
   /** Status name → calls. */
   statuses: Record<string, number>;
@@ -59,7 +61,7 @@ export interface TimedCalls {
 }
 
 export async function timeCalls(target: GrpcTarget, spec: ProbeSpec, calls: number, warmup: number, deadlineMs = 10_000): Promise<TimedCalls> {
-  const out: TimedCalls = { warmupMs: [], samples: [], errors: 0, statuses: {}, answerBytes: 0 };
+  const out: TimedCalls = { warmupMs: [], samples: [], holds: [], errors: 0, statuses: {}, answerBytes: 0 };
   for (let i = 0; i < warmup + calls; i++) {
     const obs = await target.call(spec.rpc, spec.request, { deadlineMs });
     const ms = obs.timing.totalMs;
@@ -68,6 +70,7 @@ export async function timeCalls(target: GrpcTarget, spec: ProbeSpec, calls: numb
       continue;
     }
     out.samples.push(ms);
+    out.holds.push(obs.timing.firstByteMs === undefined ? 0 : ms - obs.timing.firstByteMs);
     const status = obs.fault ? `${grpcCodeName(obs.code)} (${obs.fault.kind})` : grpcCodeName(obs.code);
     out.statuses[status] = (out.statuses[status] ?? 0) + 1;
     if (obs.code !== 0) out.errors++;
