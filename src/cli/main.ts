@@ -167,7 +167,10 @@ program.command("fixture")
   .option("--accept-transactions", "acknowledge decodable transactions in SendTransaction (nothing is added to the chain)")
   .option("--real", "also start the installed real servers of real-servers.yaml against the fixture's JSON-RPC and print their endpoints")
   .action(async (opts) => {
-    process.exitCode = await fixtureCommand(opts, io);
+    // Once stopped and its servers closed, the process is done: a server-side handler whose
+    // client went away mid-stream can keep its deadline timer (up to the call's grpc-timeout)
+    // after the connection is gone, and that must not keep the stopped fixture alive.
+    process.exit(await fixtureCommand(opts, io));
   });
 
 reportOptions(corpusOptions(program.command("regtest")

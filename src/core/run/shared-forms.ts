@@ -1,9 +1,8 @@
 // Within one case most sides answer the same bytes (seven builds and the oracle, often
 // all alike). An answer's hex and decoded form depend only on its bytes and on the
 // case's canonical options, which every side of a case shares, so they are made once per
-// distinct answer and the others point at them: the decoded form of a gRPC answer is
-// protobuf-es's toJson, whose base64 of bytes fields was most of the garbage a run made
-// (core/canon/grpc-json.ts), and a result holds one copy instead of one per side.
+// distinct answer and the others point at them: decoding and writing an answer's JSON
+// was most of what a run allocated, and a result holds one copy instead of one per side.
 
 import type { JsonValue } from "@bufbuild/protobuf";
 
