@@ -1,9 +1,11 @@
 /**
  * The layering of src/, checked in the test suite (test/layering.test.ts).
  * docs/architecture.md explains each rule; change both together.
- * Tests and test helpers are left out of the graph: an end-to-end test beside
- * a core module wires the core, the Zcash fixture and a command together on
- * purpose, and ships in no build (tsconfig.build.json excludes them too).
+ * Tests are left out of the graph: an end-to-end test beside a core module wires
+ * the core, the Zcash fixture and a command together on purpose, and ships in no
+ * build (tsconfig.build.json excludes them too). Test helpers are in it: one that
+ * needs the whole program lives with the tests (test/tools/), so a helper beside
+ * a core module keeps to the core, but for the generated protocol descriptors.
  */
 
 module.exports = {
@@ -12,8 +14,15 @@ module.exports = {
       name: "core-imports-no-wing",
       comment: "The core is protocol-agnostic: the Zcash wing, the modes, the CLI and the jest integration plug into it, never the reverse.",
       severity: "error",
-      from: { path: "^src/core/" },
+      from: { path: "^src/core/", pathNot: "\\.test-helper\\.ts$" },
       to: { path: "^src/(zcash|modes|cli|jest)/" },
+    },
+    {
+      name: "core-test-helpers-import-no-wing",
+      comment: "A core test helper keeps to the core too; it may take the generated descriptors of src/zcash/gen/, the messages the core's tests speak, and nothing else of the wing. A helper that needs the whole program (the CLI, the fixture, the Zcash protocol) lives in test/tools/.",
+      severity: "error",
+      from: { path: "^src/core/.*\\.test-helper\\.ts$" },
+      to: { path: "^src/(zcash|modes|cli|jest)/", pathNot: "^src/zcash/gen/" },
     },
     {
       name: "wing-imports-no-modes",
@@ -47,7 +56,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: ["node_modules", "^src/zcash/gen/"] },
-    exclude: { path: "\\.(test|test-helper)\\.ts$" },
+    exclude: { path: "\\.test\\.ts$" },
     tsConfig: { fileName: "tsconfig.json" },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: {

@@ -28,7 +28,14 @@ const casesDir = process.argv[2] ?? "cases";
 const dir = mkdtempSync(join(tmpdir(), "zconform-bench-"));
 const quiet = { stdout: () => {}, stderr: () => {} };
 
-interface Figures { wallMs: number; buildsMs: number; slowestMs: number; oracleMs: number; cases: number; answers: number }
+interface Figures {
+  wallMs: number;
+  buildsMs: number;
+  slowestMs: number;
+  oracleMs: number;
+  cases: number;
+  answers: number;
+}
 
 function figures(r: JsonReport, wallMs: number): Figures {
   let buildsMs = 0;
@@ -51,8 +58,14 @@ const run = async (name: string, caseConcurrency: number | undefined): Promise<F
   const file = join(dir, `${name}.json`);
   const t0 = performance.now();
   await runSession({
-    config: inputs.config, cases: inputs.cases, chain: inputs.chain, ledger: inputs.ledger, reporters: [jsonReporter(file)],
-    protocol: lightwalletProtocol, allowStale: true, ...(caseConcurrency ? { caseConcurrency } : {}),
+    config: inputs.config,
+    cases: inputs.cases,
+    chain: inputs.chain,
+    ledger: inputs.ledger,
+    reporters: [jsonReporter(file)],
+    protocol: lightwalletProtocol,
+    allowStale: true,
+    ...(caseConcurrency ? { caseConcurrency } : {}),
   });
   return figures(JSON.parse(readFileSync(file, "utf8")) as JsonReport, performance.now() - t0);
 };
@@ -67,17 +80,28 @@ try {
   await inputs.network?.close();
 }
 const s = (ms: number) => (ms / 1000).toFixed(1);
-console.log(`machine: ${cpus().length} CPUs (${cpus()[0]?.model}), Node ${process.version}; corpus ${casesDir}: ${parallel.cases} cases, ${parallel.answers} build answers, ${inputs.config.builds.length} profiles; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+console.log(
+  `machine: ${cpus().length} CPUs (${cpus()[0]?.model}), Node ${process.version}; corpus ${casesDir}: ${parallel.cases} cases, ${parallel.answers} build answers, ${inputs.config.builds.length} profiles; load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);
 console.log("");
-console.log("| run | wall s | Σ per case of its slowest answer, s | wall / serial Σ per-case slowest | Σ builds' answer ms, s (reference only) | Σ oracle ms, s |");
+console.log(
+  "| run | wall s | Σ per case of its slowest answer, s | wall / serial Σ per-case slowest | Σ builds' answer ms, s (reference only) | Σ oracle ms, s |",
+);
 console.log("|---|---|---|---|---|---|");
-for (const [name, f] of [["serial (1 case at a time)", serial], ["default (16 cases in flight)", parallel]] as const) {
+for (const [name, f] of [
+  ["serial (1 case at a time)", serial],
+  ["default (16 cases in flight)", parallel],
+] as const) {
   console.log(`| ${name} | ${s(f.wallMs)} | ${s(f.slowestMs)} | ${(f.wallMs / serial.slowestMs).toFixed(2)} | ${s(f.buildsMs)} | ${s(f.oracleMs)} |`);
 }
 console.log("");
 console.log(`default run wall time / serial Σ per case of its slowest answer: ${(parallel.wallMs / serial.slowestMs).toFixed(2)} (goal ≤ 1.2)`);
-console.log(`serial run wall time / Σ per case of its slowest answer: ${(serial.wallMs / serial.slowestMs).toFixed(2)} ` +
-  "(1.0 would be a runner that costs nothing beyond waiting for each case's slowest build)");
+console.log(
+  `serial run wall time / Σ per case of its slowest answer: ${(serial.wallMs / serial.slowestMs).toFixed(2)} ` +
+    "(1.0 would be a runner that costs nothing beyond waiting for each case's slowest build)",
+);
 
 try {
   execFileSync("hyperfine", ["--version"], { stdio: "ignore" });
@@ -85,7 +109,9 @@ try {
   execFileSync("hyperfine", ["--runs", "3", "--export-json", out, `${process.execPath} bin/zconform.js demo -q --cases ${casesDir}`], { stdio: "ignore" });
   const h = JSON.parse(readFileSync(out, "utf8")) as { results: { mean: number; stddev: number; min: number; max: number }[] };
   const r = h.results[0]!;
-  console.log(`hyperfine, whole command \`zconform demo -q\` (3 runs): mean ${r.mean.toFixed(1)} s ± ${r.stddev.toFixed(1)} s (min ${r.min.toFixed(1)}, max ${r.max.toFixed(1)})`);
+  console.log(
+    `hyperfine, whole command \`zconform demo -q\` (3 runs): mean ${r.mean.toFixed(1)} s ± ${r.stddev.toFixed(1)} s (min ${r.min.toFixed(1)}, max ${r.max.toFixed(1)})`,
+  );
 } catch {
   console.log("(hyperfine not found or failed: whole-command timing skipped)");
 }

@@ -40,10 +40,14 @@ const test = (h: string) => `testnet/block-test-${h}`;
 const sets: DataSet[] = [
   load("pre-Sapling: testnet 141042 (Sprout, one 1.9 MB block, .bin)", [test("0-141-042.bin")]),
   load("pre-Sapling: mainnet 347499, 347501, 419199 (Sprout, Overwinter)", [main("0-347-499.txt"), main("0-347-501.txt"), main("0-419-199.txt")]),
-  load("Sapling (v4): mainnet 419201 … 1046401 (6 blocks, one .bin)",
-    ["0-419-201.txt", "0-419-202.txt", "0-434-873.txt", "0-653-601.txt", "0-903-000.txt", "1-046-401.bin"].map(main)),
-  load("NU5 with Orchard (v5): mainnet 1687107/118/121, testnet 1842421/462/467/468",
-    [...["1-687-107.txt", "1-687-118.txt", "1-687-121.txt"].map(main), ...["1-842-421.txt", "1-842-462.txt", "1-842-467.txt", "1-842-468.txt"].map(test)]),
+  load(
+    "Sapling (v4): mainnet 419201 … 1046401 (6 blocks, one .bin)",
+    ["0-419-201.txt", "0-419-202.txt", "0-434-873.txt", "0-653-601.txt", "0-903-000.txt", "1-046-401.bin"].map(main),
+  ),
+  load("NU5 with Orchard (v5): mainnet 1687107/118/121, testnet 1842421/462/467/468", [
+    ...["1-687-107.txt", "1-687-118.txt", "1-687-121.txt"].map(main),
+    ...["1-842-421.txt", "1-842-462.txt", "1-842-467.txt", "1-842-468.txt"].map(test),
+  ]),
 ];
 
 let sink = 0;
@@ -102,23 +106,34 @@ const cpuModel = (() => {
   }
 })();
 
-console.log(`machine: ${cpus().length} cpus (nproc), node ${process.version}, ${cpuModel}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+console.log(
+  `machine: ${cpus().length} cpus (nproc), node ${process.version}, ${cpuModel}; load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);
 console.log("");
-console.log("| era and blocks | blocks | block bytes | decode MB/s | decode blocks/s | ms per pass | BLAKE2b calls / bytes per pass | BLAKE2b alone, ms (share of decode) | SHA-256d over the bytes, ms (decode / it) |");
+console.log(
+  "| era and blocks | blocks | block bytes | decode MB/s | decode blocks/s | ms per pass | BLAKE2b calls / bytes per pass | BLAKE2b alone, ms (share of decode) | SHA-256d over the bytes, ms (decode / it) |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|");
 for (const set of sets) {
   const inputs = blakeInputs(set);
   const blakeBytes = inputs.reduce((n, b) => n + b.length, 0);
   const tDec = measure(() => decodeAll(set));
-  const tBlake = inputs.length === 0 ? 0 : measure(() => {
-    for (const data of inputs) sink ^= blake2b(data, { dkLen: 32, personalization: PERSONAL })[0]!;
-  });
+  const tBlake =
+    inputs.length === 0
+      ? 0
+      : measure(() => {
+          for (const data of inputs) sink ^= blake2b(data, { dkLen: 32, personalization: PERSONAL })[0]!;
+        });
   const tSha = measure(() => {
     for (const b of set.raw) sink ^= sha256d(b)[0]!;
   });
   const mb = set.bytes / 1e6;
   const ms = (t: number) => (t * 1000).toFixed(t < 0.001 ? 3 : 2);
-  console.log(`| ${set.name} | ${set.raw.length} | ${set.bytes} | ${(mb / tDec).toFixed(0)} | ${(set.raw.length / tDec).toFixed(0)} | ${ms(tDec)} | ` +
-    `${inputs.length} / ${blakeBytes} | ${ms(tBlake)} (${((100 * tBlake) / tDec).toFixed(0)}%) | ${ms(tSha)} (${(tDec / tSha).toFixed(1)}x) |`);
+  console.log(
+    `| ${set.name} | ${set.raw.length} | ${set.bytes} | ${(mb / tDec).toFixed(0)} | ${(set.raw.length / tDec).toFixed(0)} | ${ms(tDec)} | ` +
+      `${inputs.length} / ${blakeBytes} | ${ms(tBlake)} (${((100 * tBlake) / tDec).toFixed(0)}%) | ${ms(tSha)} (${(tDec / tSha).toFixed(1)}x) |`,
+  );
 }
 if (sink === 0.5) console.log(sink); // keeps the work observable

@@ -38,13 +38,19 @@ function measured(args: string[]): Promise<{ clientMB: number; fixtureMB: number
     for (const c of childrenOf(child.pid!)) fixture = Math.max(fixture, kbOf(c, "VmHWM"));
   };
   const timer = setInterval(sample, 100);
-  return new Promise((resolve) => child.on("exit", (code) => {
-    clearInterval(timer);
-    resolve({ clientMB: client / 1024, fixtureMB: fixture / 1024, wallS: (performance.now() - t0) / 1000, code });
-  }));
+  return new Promise((resolve) =>
+    child.on("exit", (code) => {
+      clearInterval(timer);
+      resolve({ clientMB: client / 1024, fixtureMB: fixture / 1024, wallS: (performance.now() - t0) / 1000, code });
+    }),
+  );
 }
 
-console.log(`machine: ${cpus().length} CPUs (${cpus()[0]?.model}), Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+console.log(
+  `machine: ${cpus().length} CPUs (${cpus()[0]?.model}), Node ${process.version}, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);
 const base = await measured(["--help"]);
 console.log("");
 console.log("| command | profiles | client peak MB | fixture process peak MB | client − baseline MB | wall s | exit code |");
@@ -53,5 +59,7 @@ console.log(`| zconform --help (baseline) | – | ${base.clientMB.toFixed(0)} | 
 for (const n of counts) {
   const profiles = PROFILE_NAMES.slice(0, n);
   const r = await measured(["demo", "-q", ...profiles.flatMap((p) => ["--profile", p])]);
-  console.log(`| zconform demo -q | ${n} (${profiles.join(", ")}) | ${r.clientMB.toFixed(0)} | ${r.fixtureMB.toFixed(0)} | ${(r.clientMB - base.clientMB).toFixed(0)} | ${r.wallS.toFixed(1)} | ${r.code} |`);
+  console.log(
+    `| zconform demo -q | ${n} (${profiles.join(", ")}) | ${r.clientMB.toFixed(0)} | ${r.fixtureMB.toFixed(0)} | ${(r.clientMB - base.clientMB).toFixed(0)} | ${r.wallS.toFixed(1)} | ${r.code} |`,
+  );
 }

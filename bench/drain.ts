@@ -16,9 +16,14 @@ export interface Drained {
 }
 
 function requestFrame(from: number, to: number, poolTypes: readonly PoolType[]): Buffer {
-  const msg = toBinary(BlockRangeSchema, create(BlockRangeSchema, {
-    start: create(BlockIDSchema, { height: BigInt(from) }), end: create(BlockIDSchema, { height: BigInt(to) }), poolTypes: [...poolTypes],
-  }));
+  const msg = toBinary(
+    BlockRangeSchema,
+    create(BlockRangeSchema, {
+      start: create(BlockIDSchema, { height: BigInt(from) }),
+      end: create(BlockIDSchema, { height: BigInt(to) }),
+      poolTypes: [...poolTypes],
+    }),
+  );
   const frame = Buffer.alloc(5 + msg.length);
   frame.writeUInt32BE(msg.length, 1);
   frame.set(msg, 5);
@@ -29,8 +34,10 @@ function requestFrame(from: number, to: number, poolTypes: readonly PoolType[]):
 function drainOne(session: http2.ClientHttp2Session, from: number, to: number, poolTypes: readonly PoolType[]): Promise<{ blocks: number; bytes: number }> {
   return new Promise((resolve, reject) => {
     const stream = session.request({
-      ":method": "POST", ":path": "/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetBlockRange",
-      "content-type": "application/grpc", te: "trailers",
+      ":method": "POST",
+      ":path": "/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetBlockRange",
+      "content-type": "application/grpc",
+      te: "trailers",
     });
     let blocks = 0;
     let bytes = 0;

@@ -19,11 +19,13 @@ model.blockAt(tip);
 const hashMs = performance.now() - t0;
 const servers = await Promise.all(profiles.map((profile) => startGrpcServer({ model, profile })));
 const rpc = wantOracle ? await startJsonRpcServer({ model, profile: "zebra" }) : undefined;
-process.stdout.write(`${JSON.stringify({
-  urls: Object.fromEntries(profiles.map((p, i) => [p, servers[i]!.url])),
-  ...(rpc ? { oracle: { url: rpc.url, cookieFile: rpc.cookieFile } } : {}),
-  hashMs,
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    urls: Object.fromEntries(profiles.map((p, i) => [p, servers[i]!.url])),
+    ...(rpc ? { oracle: { url: rpc.url, cookieFile: rpc.cookieFile } } : {}),
+    hashMs,
+  })}\n`,
+);
 // Runs until the parent closes stdin.
 process.stdin.resume();
 process.stdin.on("end", async () => {

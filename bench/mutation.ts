@@ -23,19 +23,28 @@ try {
   for (const m of mutants) {
     const o = await runMutant(h, m, baseline);
     outcomes.push(o);
-    if (process.env.VERBOSE) console.log(`${o.killed ? "killed  " : "SURVIVED"} ${m.id} (${(o.ms / 1000).toFixed(1)} s)${o.killed ? ` — ${o.evidence[0]}` : ` absorbed by: ${o.absorbedBy.join(", ") || "nothing"}`}`);
+    if (process.env.VERBOSE)
+      console.log(
+        `${o.killed ? "killed  " : "SURVIVED"} ${m.id} (${(o.ms / 1000).toFixed(1)} s)${o.killed ? ` — ${o.evidence[0]}` : ` absorbed by: ${o.absorbedBy.join(", ") || "nothing"}`}`,
+      );
   }
   const mutantMs = outcomes.reduce((n, o) => n + o.ms, 0);
-  console.log(`\n${mutants.length} mutants in ${(mutantMs / 1000).toFixed(0)} s: ${(mutantMs / baselineMs).toFixed(1)}× the unmutated run of every case they touch\n`);
+  console.log(
+    `\n${mutants.length} mutants in ${(mutantMs / 1000).toFixed(0)} s: ${(mutantMs / baselineMs).toFixed(1)}× the unmutated run of every case they touch\n`,
+  );
   console.log("build              mutants  killed  justified  score");
   for (const s of scoresOf(outcomes, justified)) {
-    console.log(`${s.build.padEnd(18)} ${String(s.mutants).padStart(7)} ${String(s.killed).padStart(7)} ${String(s.justified).padStart(10)}  ${(s.score * 100).toFixed(1)}%`);
+    console.log(
+      `${s.build.padEnd(18)} ${String(s.mutants).padStart(7)} ${String(s.killed).padStart(7)} ${String(s.justified).padStart(10)}  ${(s.score * 100).toFixed(1)}%`,
+    );
   }
   const survivors = outcomes.filter((o) => !o.killed);
   console.log(`\nsurvivors (${survivors.length}):`);
   for (const o of survivors) {
     const why = justified.get(o.mutant.id);
-    console.log(`  ${o.mutant.id}: ${why ? `justified: ${why}` : `UNJUSTIFIED (${o.mutant.title}; ledger entries that explained its divergences: ${o.absorbedBy.join(", ") || "none"})`}`);
+    console.log(
+      `  ${o.mutant.id}: ${why ? `justified: ${why}` : `UNJUSTIFIED (${o.mutant.title}; ledger entries that explained its divergences: ${o.absorbedBy.join(", ") || "none"})`}`,
+    );
   }
   const stale = [...justified.keys()].filter((id) => !mutants.some((m) => m.id === id) && filter === undefined);
   if (stale.length > 0) console.log(`\njustifications for no mutant: ${stale.join(", ")}`);

@@ -26,7 +26,9 @@ import { profileByName } from "../src/zcash/fixture/grpc/profiles.js";
 import { STREAM_WINDOW_BYTES } from "../src/core/targets/grpc-session.js";
 
 const tip = Number(process.argv[2]);
-const pools = process.argv[3]!.split(",").filter(Boolean).map((p) => PoolType[p as keyof typeof PoolType]);
+const pools = process.argv[3]!.split(",")
+  .filter(Boolean)
+  .map((p) => PoolType[p as keyof typeof PoolType]);
 const builds = process.argv.slice(4);
 /** Bytes per write: large enough that the per-write cost vanishes, small enough to interleave streams. */
 const BATCH_BYTES = 256 * 1024;
@@ -66,7 +68,11 @@ async function cachedEncode(variant: string, alter?: (b: CompactBlock) => void):
 
 async function encode(alter?: (b: CompactBlock) => void): Promise<Encoded> {
   const ctx = fixtureContext(longChain({ tip }), profileByName("reference"));
-  const range = create(BlockRangeSchema, { start: create(BlockIDSchema, { height: 1n }), end: create(BlockIDSchema, { height: BigInt(tip) }), poolTypes: pools });
+  const range = create(BlockRangeSchema, {
+    start: create(BlockIDSchema, { height: 1n }),
+    end: create(BlockIDSchema, { height: BigInt(tip) }),
+    poolTypes: pools,
+  });
   const parts: Uint8Array[] = [];
   const starts = new Float64Array(tip + 1);
   let at = 0;
@@ -131,7 +137,9 @@ const same = await cachedEncode("same");
 const diverging = builds.some((b) => b.endsWith(":diverging")) ? await cachedEncode("time-plus-1", (b) => void (b.time += 1)) : undefined;
 const encodeMs = performance.now() - t0;
 const servers = await Promise.all(builds.map((b) => serve(b.endsWith(":diverging") ? diverging! : same)));
-process.stdout.write(`${JSON.stringify({ urls: Object.fromEntries(builds.map((b, i) => [b.replace(/:diverging$/, ""), servers[i]!.url])), encodeMs, bytes: same.frames.length })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ urls: Object.fromEntries(builds.map((b, i) => [b.replace(/:diverging$/, ""), servers[i]!.url])), encodeMs, bytes: same.frames.length })}\n`,
+);
 // Runs until the parent closes stdin; open sessions are not waited for.
 process.stdin.resume();
 process.stdin.on("end", () => process.exit(0));

@@ -30,7 +30,15 @@ clearInterval(timer);
 const end = process.memoryUsage();
 peak = Math.max(peak, end.rss);
 await Promise.all(builds.map((b) => b.target.close()));
-process.stdout.write(`${JSON.stringify({
-  blocks: r.compared, divergences: r.log.total, seconds,
-  rssBeforeMb: mb(before.rss), rssPeakMb: mb(peak), rssEndMb: mb(end.rss), heapBeforeMb: mb(before.heapUsed), heapPeakMb: mb(heapPeak),
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    blocks: r.compared,
+    divergences: r.log.total,
+    seconds,
+    rssBeforeMb: mb(before.rss),
+    rssPeakMb: mb(peak),
+    rssEndMb: mb(end.rss),
+    heapBeforeMb: mb(before.heapUsed),
+    heapPeakMb: mb(heapPeak),
+  })}\n`,
+);

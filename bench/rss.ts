@@ -12,11 +12,23 @@ const sizes = (process.argv[2] ?? "100000,1000000").split(",").map(Number);
 const profiles = (process.argv[3] ?? "reference,ztreamer-master").split(",");
 const fixture = await startFixtureChild(Math.max(...sizes), profiles);
 console.log(`machine: ${cpus().length} CPUs (${cpus()[0]?.model}), Node ${process.version}; builds ${profiles.join(", ")}; pools TRANSPARENT,SAPLING,ORCHARD`);
-interface Result { blocks: number; divergences: number; seconds: number; rssBeforeMb: number; rssPeakMb: number; rssEndMb: number; heapBeforeMb: number; heapPeakMb: number }
+interface Result {
+  blocks: number;
+  divergences: number;
+  seconds: number;
+  rssBeforeMb: number;
+  rssPeakMb: number;
+  rssEndMb: number;
+  heapBeforeMb: number;
+  heapPeakMb: number;
+}
 const results: Result[] = [];
 try {
   for (const n of sizes) {
-    const out = execFileSync(process.execPath, ["--import", "tsx", "bench/rss-child.ts", String(n), ...profiles.map((p) => `${p}=${fixture.urls[p]}`)], { encoding: "utf8", maxBuffer: 1 << 20 });
+    const out = execFileSync(process.execPath, ["--import", "tsx", "bench/rss-child.ts", String(n), ...profiles.map((p) => `${p}=${fixture.urls[p]}`)], {
+      encoding: "utf8",
+      maxBuffer: 1 << 20,
+    });
     results.push(JSON.parse(out.trim().split("\n").at(-1)!) as Result);
   }
 } finally {
@@ -26,10 +38,14 @@ console.log("");
 console.log("| blocks swept | seconds | RSS before (baseline) MB | RSS peak MB | peak − baseline MB | RSS at end MB | heap peak MB |");
 console.log("|---|---|---|---|---|---|---|");
 for (const r of results) {
-  console.log(`| ${r.blocks.toLocaleString("en-US")} | ${r.seconds.toFixed(1)} | ${r.rssBeforeMb.toFixed(1)} | ${r.rssPeakMb.toFixed(1)} | ${(r.rssPeakMb - r.rssBeforeMb).toFixed(1)} | ${r.rssEndMb.toFixed(1)} | ${r.heapPeakMb.toFixed(1)} |`);
+  console.log(
+    `| ${r.blocks.toLocaleString("en-US")} | ${r.seconds.toFixed(1)} | ${r.rssBeforeMb.toFixed(1)} | ${r.rssPeakMb.toFixed(1)} | ${(r.rssPeakMb - r.rssBeforeMb).toFixed(1)} | ${r.rssEndMb.toFixed(1)} | ${r.heapPeakMb.toFixed(1)} |`,
+  );
 }
 if (results.length >= 2) {
   const [a, b] = [results[0]!, results.at(-1)!];
   console.log("");
-  console.log(`peak RSS growth from ${a.blocks.toLocaleString("en-US")} to ${b.blocks.toLocaleString("en-US")} blocks: ${(b.rssPeakMb - a.rssPeakMb).toFixed(1)} MB (target < 50 MB)`);
+  console.log(
+    `peak RSS growth from ${a.blocks.toLocaleString("en-US")} to ${b.blocks.toLocaleString("en-US")} blocks: ${(b.rssPeakMb - a.rssPeakMb).toFixed(1)} MB (target < 50 MB)`,
+  );
 }

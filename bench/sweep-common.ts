@@ -15,7 +15,10 @@ export interface Pass {
 }
 
 export function poolsArg(text: string): PoolType[] {
-  return text.split(",").filter(Boolean).map((p) => PoolType[p as keyof typeof PoolType]);
+  return text
+    .split(",")
+    .filter(Boolean)
+    .map((p) => PoolType[p as keyof typeof PoolType]);
 }
 
 async function timed(run: () => Promise<Omit<Pass, "wallMs" | "cpuMs">>): Promise<Pass> {
@@ -35,7 +38,11 @@ export function drainPass(urls: Record<string, string>, from: number, to: number
 
 /** runSweep over every build at once (and the oracle, when given). */
 export function sweepPass(
-  urls: Record<string, string>, from: number, to: number, pools: readonly PoolType[], extra: Partial<SweepOptions> = {},
+  urls: Record<string, string>,
+  from: number,
+  to: number,
+  pools: readonly PoolType[],
+  extra: Partial<SweepOptions> = {},
 ): Promise<Pass> {
   const builds = Object.entries(urls).map(([name, url]) => ({ name, target: grpcTarget({ url }) }));
   return timed(async () => {

@@ -18,13 +18,19 @@ const rounds = Number(process.argv[4] ?? 3);
 const POOLS = "TRANSPARENT,SAPLING,ORCHARD";
 const pools = poolsArg(POOLS);
 
-console.log(`machine: ${cpus().length} CPUs (${cpus()[0]?.model}), Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+console.log(
+  `machine: ${cpus().length} CPUs (${cpus()[0]?.model}), Node ${process.version}, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);
 
 function row(label: string, heights: number, runs: Pass[], ceiling: Pass[], ceilingLabel: string): void {
   const r = bestAndMedian(runs.map((p) => wallRate(p, heights)));
   const c = bestAndMedian(ceiling.map((p) => wallRate(p, heights)));
-  console.log(`| ${label} | ${n0(heights)} | ${n0(r.best)} / ${n0(r.median)} | ${ceilingLabel}: ${n0(c.best)} / ${n0(c.median)} | ` +
-    `${(r.best / c.best).toFixed(2)} / ${(r.median / c.median).toFixed(2)} | ${cpuPerBlock(runs, heights, 1).toFixed(1)} / ${cpuPerBlock(ceiling, heights, 1).toFixed(1)} |`);
+  console.log(
+    `| ${label} | ${n0(heights)} | ${n0(r.best)} / ${n0(r.median)} | ${ceilingLabel}: ${n0(c.best)} / ${n0(c.median)} | ` +
+      `${(r.best / c.best).toFixed(2)} / ${(r.median / c.median).toFixed(2)} | ${cpuPerBlock(runs, heights, 1).toFixed(1)} / ${cpuPerBlock(ceiling, heights, 1).toFixed(1)} |`,
+  );
 }
 
 const lines: (() => void)[] = [];
@@ -45,8 +51,10 @@ const lines: (() => void)[] = [];
       const log = differing.at(-1)!.result!.log;
       if (identical.at(-1)!.result!.log.total > 0) throw new Error("divergences between identical builds");
       if (log.total < divergingBlocks) throw new Error(`only ${log.total} divergences over ${divergingBlocks} heights`);
-      console.log(`  diverging round ${round + 1}: identical ${(identical.at(-1)!.wallMs / 1000).toFixed(1)} s, every block diverging ` +
-        `${(differing.at(-1)!.wallMs / 1000).toFixed(1)} s (${n0(log.total)} divergences); load ${loadavg()[0]!.toFixed(2)}`);
+      console.log(
+        `  diverging round ${round + 1}: identical ${(identical.at(-1)!.wallMs / 1000).toFixed(1)} s, every block diverging ` +
+          `${(differing.at(-1)!.wallMs / 1000).toFixed(1)} s (${n0(log.total)} divergences); load ${loadavg()[0]!.toFixed(2)}`,
+      );
     }
     lines.push(() => row("2 builds, every block diverging", divergingBlocks, differing, identical, "2 identical builds"));
   } finally {
@@ -77,7 +85,11 @@ const lines: (() => void)[] = [];
       await oracle.close();
     }
     const c = process.cpuUsage(cpu);
-    return { perSource: [{ name: "oracle", blocks: to - from + 1, bytes, ms: performance.now() - t0 }], wallMs: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 };
+    return {
+      perSource: [{ name: "oracle", blocks: to - from + 1, bytes, ms: performance.now() - t0 }],
+      wallMs: performance.now() - t0,
+      cpuMs: (c.user + c.system) / 1000,
+    };
   };
   const withOracle = (from: number, to: number) => {
     const oracle = oracleBlocks(endpoint, pools);
@@ -93,8 +105,10 @@ const lines: (() => void)[] = [];
       swept.push(await withOracle(1, oracleHeights));
       const r = swept.at(-1)!.result!;
       if (r.log.total > 0) throw new Error(`${r.log.total} divergences against the oracle: ${r.errors.join("; ")}`);
-      console.log(`  oracle round ${round + 1}: oracle alone ${(alone.at(-1)!.wallMs / 1000).toFixed(1)} s, sweep of 2 builds against it ` +
-        `${(swept.at(-1)!.wallMs / 1000).toFixed(1)} s; load ${loadavg()[0]!.toFixed(2)}`);
+      console.log(
+        `  oracle round ${round + 1}: oracle alone ${(alone.at(-1)!.wallMs / 1000).toFixed(1)} s, sweep of 2 builds against it ` +
+          `${(swept.at(-1)!.wallMs / 1000).toFixed(1)} s; load ${loadavg()[0]!.toFixed(2)}`,
+      );
     }
     lines.push(() => row("2 builds against the oracle", oracleHeights, swept, alone, "the oracle alone"));
   } finally {
@@ -103,7 +117,9 @@ const lines: (() => void)[] = [];
 }
 
 console.log("");
-console.log(`| path | heights | heights/s (best / median of ${rounds}) | ceiling heights/s (best / median) | ratio (best / median) | client CPU µs per height (path / ceiling) |`);
+console.log(
+  `| path | heights | heights/s (best / median of ${rounds}) | ceiling heights/s (best / median) | ratio (best / median) | client CPU µs per height (path / ceiling) |`,
+);
 console.log("|---|---|---|---|---|---|");
 for (const line of lines) line();
 

@@ -19,8 +19,14 @@ const rounds = Number(process.argv[5] ?? 3);
 const names = Array.from({ length: buildCount }, (_, i) => `build-${i + 1}`);
 
 const replay = await startReplayChild(blocks, poolNames.split(","), names);
-console.log(`machine: ${cpus().length} CPUs (${cpus()[0]?.model}), Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-console.log(`replay child pid ${replay.pid}: ${n0(blocks)} blocks pre-encoded (or read from the cache) in ${(replay.encodeMs / 1000).toFixed(1)} s, ${(replay.bytes / 1e6).toFixed(1)} MB of frames`);
+console.log(
+  `machine: ${cpus().length} CPUs (${cpus()[0]?.model}), Node ${process.version}, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);
+console.log(
+  `replay child pid ${replay.pid}: ${n0(blocks)} blocks pre-encoded (or read from the cache) in ${(replay.encodeMs / 1000).toFixed(1)} s, ${(replay.bytes / 1e6).toFixed(1)} MB of frames`,
+);
 console.log(`heights 1..${blocks}, pools ${poolNames}, chunks of ${CHUNK}, ${buildCount} builds`);
 try {
   await drainPass(replay.urls, 1, 20_000, pools);
@@ -32,8 +38,10 @@ try {
     sweeps.push(await sweepPass(replay.urls, 1, blocks, pools));
     const [d, s] = [drains.at(-1)!, sweeps.at(-1)!];
     if (s.result!.log.total > 0) throw new Error(`${s.result!.log.total} divergences between identical builds`);
-    console.log(`  round ${round + 1}: drain ${(d.wallMs / 1000).toFixed(1)} s wall (CPU ${(d.cpuMs / 1000).toFixed(1)} s), ` +
-      `sweep ${(s.wallMs / 1000).toFixed(1)} s wall (CPU ${(s.cpuMs / 1000).toFixed(1)} s); load ${loadavg()[0]!.toFixed(2)}`);
+    console.log(
+      `  round ${round + 1}: drain ${(d.wallMs / 1000).toFixed(1)} s wall (CPU ${(d.cpuMs / 1000).toFixed(1)} s), ` +
+        `sweep ${(s.wallMs / 1000).toFixed(1)} s wall (CPU ${(s.cpuMs / 1000).toFixed(1)} s); load ${loadavg()[0]!.toFixed(2)}`,
+    );
   }
   console.log("");
   console.log(`| build | blocks | bare drain blocks/s (best / median of ${rounds}) | sweep blocks/s (best / median) | sweep / drain (best / median) |`);
@@ -41,7 +49,9 @@ try {
   for (const name of names) {
     const d = bestAndMedian(drains.map((p) => rate(p, name)));
     const s = bestAndMedian(sweeps.map((p) => rate(p, name)));
-    console.log(`| ${name} | ${n0(blocks)} | ${n0(d.best)} / ${n0(d.median)} | ${n0(s.best)} / ${n0(s.median)} | ${(s.best / d.best).toFixed(2)} / ${(s.median / d.median).toFixed(2)} |`);
+    console.log(
+      `| ${name} | ${n0(blocks)} | ${n0(d.best)} / ${n0(d.median)} | ${n0(s.best)} / ${n0(s.median)} | ${(s.best / d.best).toFixed(2)} / ${(s.median / d.median).toFixed(2)} |`,
+    );
   }
   const [cd, cs] = [cpuPerBlock(drains, blocks, buildCount), cpuPerBlock(sweeps, blocks, buildCount)];
   console.log("");

@@ -17,10 +17,15 @@ for (const f of Object.values(files)) {
   }
 }
 const report = JSON.parse(readFileSync(files.report, "utf8")) as JsonReport;
-const regtest = JSON.parse(readFileSync(files.regtest, "utf8")) as { tip: number; builds: { name: string; implementation: string; version?: string; pin?: string }[] };
+const regtest = JSON.parse(readFileSync(files.regtest, "utf8")) as {
+  tip: number;
+  builds: { name: string; implementation: string; version?: string; pin?: string }[];
+};
 const zebrad = regtest.builds.find((b) => b.implementation === "zebrad" && b.pin !== undefined)?.version ?? "?";
 const rows = fixtureVsZebrad(report);
 const about = { zebrad, tip: regtest.tip, startedAt: report.startedAt };
 writeFileAtomic("docs/fixture-vs-zebrad.md", fixtureVsZebradMarkdown(rows, about));
 writeFileAtomic("docs/fixture-vs-zebrad.json", `${JSON.stringify({ kind: "fixture-vs-zebrad", schemaVersion: 1, ...about, methods: rows }, null, 2)}\n`);
-process.stdout.write(`wrote docs/fixture-vs-zebrad.md and .json: ${rows.length} methods, ${rows.reduce((n, r) => n + r.equal, 0)} of ${rows.reduce((n, r) => n + r.cases, 0)} judged cases equal\n`);
+process.stdout.write(
+  `wrote docs/fixture-vs-zebrad.md and .json: ${rows.length} methods, ${rows.reduce((n, r) => n + r.equal, 0)} of ${rows.reduce((n, r) => n + r.cases, 0)} judged cases equal\n`,
+);

@@ -30,7 +30,11 @@ describe("atomic writes", () => {
     const offenders = sources(join(REPO, "src"))
       .map((p) => relative(REPO, p))
       .filter((rel) => !(rel in ALLOWED))
-      .filter((rel) => readFileSync(join(REPO, rel), "utf8").split("\n").some((line) => !/^\s*(\/\/|\*)/.test(line) && DIRECT_WRITE.test(line)));
+      .filter((rel) =>
+        readFileSync(join(REPO, rel), "utf8")
+          .split("\n")
+          .some((line) => !/^\s*(\/\/|\*)/.test(line) && DIRECT_WRITE.test(line)),
+      );
     expect(offenders).toEqual([]);
   });
 

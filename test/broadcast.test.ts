@@ -33,25 +33,31 @@ beforeAll(async () => {
   const block = net.model.blocks.find((b) => b.block.transactions.length > 1)!;
   validTx = bytesToHex(block.block.rawTransactions[1]!);
   dir = tempDir();
-  dir.write("cases/grpc/SendTransaction.yaml", [
-    "method: SendTransaction",
-    "defaults: { expect: agree }",
-    "cases:",
-    `  - { id: valid-tx, request: { data: { $hex: "${validTx}" } } }`,
-    '  - { id: garbage, request: { data: { $hex: "0400008085202f89" } } }',
-    // The same valid transaction inside raw request bytes (RawTransaction field 1).
-    `  - { id: valid-tx-raw, request: { $wire: { $hex: "0a${lengthPrefix(validTx.length / 2)}${validTx}" } } }`,
-    // A node reads one transaction and ignores what follows: still a transaction.
-    `  - { id: valid-tx-trailing, request: { data: { $hex: "${validTx}00" } } }`,
-  ].join("\n"));
-  dir.write("cases/jsonrpc/sendrawtransaction.yaml", [
-    "method: sendrawtransaction",
-    "cases:",
-    `  - { id: valid-tx, request: ["${validTx}"] }`,
-    `  - { id: valid-tx-upper, request: ["${validTx.toUpperCase()}"] }`,
-    `  - { id: valid-tx-trailing, request: ["${validTx}00"] }`,
-    '  - { id: garbage, request: ["0400008085202f89"] }',
-  ].join("\n"));
+  dir.write(
+    "cases/grpc/SendTransaction.yaml",
+    [
+      "method: SendTransaction",
+      "defaults: { expect: agree }",
+      "cases:",
+      `  - { id: valid-tx, request: { data: { $hex: "${validTx}" } } }`,
+      '  - { id: garbage, request: { data: { $hex: "0400008085202f89" } } }',
+      // The same valid transaction inside raw request bytes (RawTransaction field 1).
+      `  - { id: valid-tx-raw, request: { $wire: { $hex: "0a${lengthPrefix(validTx.length / 2)}${validTx}" } } }`,
+      // A node reads one transaction and ignores what follows: still a transaction.
+      `  - { id: valid-tx-trailing, request: { data: { $hex: "${validTx}00" } } }`,
+    ].join("\n"),
+  );
+  dir.write(
+    "cases/jsonrpc/sendrawtransaction.yaml",
+    [
+      "method: sendrawtransaction",
+      "cases:",
+      `  - { id: valid-tx, request: ["${validTx}"] }`,
+      `  - { id: valid-tx-upper, request: ["${validTx.toUpperCase()}"] }`,
+      `  - { id: valid-tx-trailing, request: ["${validTx}00"] }`,
+      '  - { id: garbage, request: ["0400008085202f89"] }',
+    ].join("\n"),
+  );
   dir.write("cases/chains/fixture.yaml", chainProfileYaml("fixture", "regtest", net.anchors));
   dir.write("cases/chains/pretend-testnet.yaml", chainProfileYaml("pretend-testnet", "testnet", net.anchors));
 });
@@ -79,12 +85,22 @@ function lengthPrefix(n: number): string {
 function config(chain: string): RunConfig {
   const ref = net.jsonrpcProfiles.reference!;
   return {
-    file: "(test)", chain, defaults: DEFAULT_LIMITS,
+    file: "(test)",
+    chain,
+    defaults: DEFAULT_LIMITS,
     oracle: { jsonrpc: { url: oracle.jsonrpcUrl, auth: { kind: "cookie", cookieFile: net.cookie } }, source: { file: "(test)", line: 0 } },
-    builds: [{
-      ...DEFAULT_LIMITS, name: "proxied", implementation: "other", emulated: true, profile: "reference", source: { file: "(test)", line: 0 },
-      grpc: { url: builds.grpcUrl }, jsonrpc: { url: builds.jsonrpcUrl, auth: { kind: "cookie", cookieFile: ref.cookie } },
-    }],
+    builds: [
+      {
+        ...DEFAULT_LIMITS,
+        name: "proxied",
+        implementation: "other",
+        emulated: true,
+        profile: "reference",
+        source: { file: "(test)", line: 0 },
+        grpc: { url: builds.grpcUrl },
+        jsonrpc: { url: builds.jsonrpcUrl, auth: { kind: "cookie", cookieFile: ref.cookie } },
+      },
+    ],
   };
 }
 
@@ -107,7 +123,16 @@ async function session(chainNetwork: "regtest" | "testnet", allowBroadcast: bool
   const chain: ChainProfile = { name: "fixture", network: chainNetwork, anchors: net.anchors, dynamic: {} };
   const cases = loadCorpus(join(dir.path, "cases"), lightwalletProtocol);
   // The servers are regtest: a testnet profile is forced past the preflight to reach the guard.
-  const r = await runSession({ config: config("fixture"), cases, chain, ledger: [], reporters: [], protocol: lightwalletProtocol, allowBroadcast, force: chainNetwork !== "regtest" });
+  const r = await runSession({
+    config: config("fixture"),
+    cases,
+    chain,
+    ledger: [],
+    reporters: [],
+    protocol: lightwalletProtocol,
+    allowBroadcast,
+    force: chainNetwork !== "regtest",
+  });
   return r.results;
 }
 
@@ -161,14 +186,31 @@ describe("the servers' own chain names", () => {
     const tproxy = await startFaultProxy({ grpcUpstream: tnet.grpc.reference!, jsonrpcUpstream: tnet.jsonrpcProfiles.reference!.url });
     try {
       const cfg = config("fixture");
-      cfg.builds[0] = { ...cfg.builds[0]!, grpc: { url: tproxy.grpcUrl }, jsonrpc: { url: tproxy.jsonrpcUrl, auth: { kind: "cookie", cookieFile: tnet.jsonrpcProfiles.reference!.cookie } } };
+      cfg.builds[0] = {
+        ...cfg.builds[0]!,
+        grpc: { url: tproxy.grpcUrl },
+        jsonrpc: { url: tproxy.jsonrpcUrl, auth: { kind: "cookie", cookieFile: tnet.jsonrpcProfiles.reference!.cookie } },
+      };
       const o0 = oracle.log.length;
       const chain: ChainProfile = { name: "fixture", network: "regtest", anchors: net.anchors, dynamic: {} };
-      const r = await runSession({ config: cfg, cases: loadCorpus(join(dir.path, "cases"), lightwalletProtocol), chain, ledger: [], reporters: [], protocol: lightwalletProtocol, allowBroadcast: true, force: true });
+      const r = await runSession({
+        config: cfg,
+        cases: loadCorpus(join(dir.path, "cases"), lightwalletProtocol),
+        chain,
+        ledger: [],
+        reporters: [],
+        protocol: lightwalletProtocol,
+        allowBroadcast: true,
+        force: true,
+      });
       const skipped = r.results.filter((c) => c.skipped);
       expect(skipped.map((c) => c.caseId).sort()).toEqual([
-        "SendTransaction/valid-tx", "SendTransaction/valid-tx-raw", "SendTransaction/valid-tx-trailing",
-        "sendrawtransaction/valid-tx", "sendrawtransaction/valid-tx-trailing", "sendrawtransaction/valid-tx-upper",
+        "SendTransaction/valid-tx",
+        "SendTransaction/valid-tx-raw",
+        "SendTransaction/valid-tx-trailing",
+        "sendrawtransaction/valid-tx",
+        "sendrawtransaction/valid-tx-trailing",
+        "sendrawtransaction/valid-tx-upper",
       ]);
       for (const c of skipped) {
         expect(c.skipped).toContain('proxied (GetLightdInfo.chainName) says "test"');

@@ -28,5 +28,8 @@ export function readChainText(...parts: string[]): string {
 
 /** Every non-blank line of a file of hex blocks, trimmed. */
 export function readHexLines(...parts: string[]): string[] {
-  return readChainText(...parts).split("\n").map((l) => l.trim()).filter((l) => l.length > 0);
+  return readChainText(...parts)
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
 }

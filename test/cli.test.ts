@@ -29,7 +29,7 @@ describe("zconform", () => {
     expect(r.stderr).toMatch(/unknown option '--no-such-option'/);
   });
 
-  test("cases --json lists 274 gRPC cases over the 20 rpcs and cases for the 28 JSON-RPC methods", () => {
+  test("cases --json lists 274 gRPC cases over the 20 rpcs and cases for the 29 JSON-RPC methods", () => {
     const r = zconform(["cases", "--json"]);
     expect(r.code).toBe(0);
     const cases = JSON.parse(r.stdout) as { id: string; method: string; transport: string }[];

@@ -18,7 +18,8 @@ afterAll(async () => {
 conformanceSuite({
   name: "reference vs oracle",
   ledger: false,
-  builds: ["reference"],
+  builds: [{ name: "reference", implementation: "other" }],
+  chain: "fixture",
   config: (): RunConfig => {
     if (!net) throw new Error("the fixture network did not start");
     return {

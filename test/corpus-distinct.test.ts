@@ -18,7 +18,12 @@ import { lightwalletProtocol } from "../src/zcash/protocol.js";
 
 const corpus = loadCorpus("cases", lightwalletProtocol);
 // Cases declared for other chains only are not planned on the fixture: they have no answer here to compare.
-const planned = planCases(corpus.filter((c) => c.transport === "grpc"), loadChainProfile("cases", "fixture").anchors, "fixture", lightwalletProtocol).filter((p) => !p.skipped);
+const planned = planCases(
+  corpus.filter((c) => c.transport === "grpc"),
+  loadChainProfile("cases", "fixture").anchors,
+  "fixture",
+  lightwalletProtocol,
+).filter((p) => !p.skipped);
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 
@@ -69,7 +74,10 @@ describe("no two cases of one method expect the same answer on the fixture chain
 
   test("answer bytes, each shared answer declared", () => {
     const undeclared: string[][] = [];
-    for (const group of sameKey(planned.filter((pc) => answers.has(pc.case.id)), (pc) => answers.get(pc.case.id)!)) {
+    for (const group of sameKey(
+      planned.filter((pc) => answers.has(pc.case.id)),
+      (pc) => answers.get(pc.case.id)!,
+    )) {
       // A group is declared when every member but one names another member of the group.
       const named = group.filter((id) => {
         const other = corpus.find((c) => c.id === id)!.sameAnswerAs?.case;
@@ -81,7 +89,8 @@ describe("no two cases of one method expect the same answer on the fixture chain
   });
 
   test("a declared shared answer is still shared", () => {
-    const broken = corpus.filter((c) => c.sameAnswerAs && answers.has(c.id) && answers.get(c.id) !== answers.get(c.sameAnswerAs.case))
+    const broken = corpus
+      .filter((c) => c.sameAnswerAs && answers.has(c.id) && answers.get(c.id) !== answers.get(c.sameAnswerAs.case))
       .map((c) => `${c.id} ≠ ${c.sameAnswerAs!.case}`);
     expect(broken).toEqual([]);
   });

@@ -18,9 +18,22 @@ import { JSONRPC_METHODS } from "../src/zcash/jsonrpc-methods.js";
 import { chainAnchors, syntheticChain } from "../src/zcash/fixture/chain/index.js";
 import { parseFrontier, SUBTREE_LEAVES } from "../src/zcash/fixture/chain/frontier.js";
 import {
-  addressFromScript, concatBytes, decodeBlock, decodeTransaction, decodeTransparentAddress, displayHex,
-  encodeTransparentAddress, hexToBytes, isCoinbase, mainnet, sha256d, testnet, UPGRADES,
-  type DecodedBlock, type NetworkParams, type Transaction,
+  addressFromScript,
+  concatBytes,
+  decodeBlock,
+  decodeTransaction,
+  decodeTransparentAddress,
+  displayHex,
+  encodeTransparentAddress,
+  hexToBytes,
+  isCoinbase,
+  mainnet,
+  sha256d,
+  testnet,
+  UPGRADES,
+  type DecodedBlock,
+  type NetworkParams,
+  type Transaction,
 } from "../src/zcash/codec/index.js";
 import { chainPath, chainTest, readChainText, readHexLines } from "./chain-data.js";
 import { lightwalletProtocol } from "../src/zcash/protocol.js";
@@ -34,9 +47,7 @@ const fixture = loadChainProfile(CASES, "fixture");
 const RPC_NAMES = CompactTxStreamer.methods.map((m) => m.name);
 const ZAINO_ONLY = new Set(JSONRPC_METHODS.filter((m) => m.zainoOnly).map((m) => m.name));
 /** What a build sets about itself in LightdInfo; the oracle cannot vouch for it. */
-const LIGHTD_BUILD_FIELDS = [
-  "vendor", "version", "gitCommit", "branch", "buildDate", "buildUser", "donationAddress", "lightwalletProtocolVersion",
-];
+const LIGHTD_BUILD_FIELDS = ["vendor", "version", "gitCommit", "branch", "buildDate", "buildUser", "donationAddress", "lightwalletProtocolVersion"];
 
 const byMethod = (cases: readonly Case[]) => {
   const m = new Map<string, Case[]>();
@@ -57,10 +68,10 @@ describe("corpus contents", () => {
     expect(thin).toEqual([]);
   });
 
-  test("cases for all 28 JSON-RPC methods, each with a valid and an invalid case", () => {
+  test("cases for all 29 JSON-RPC methods, each with a valid and an invalid case", () => {
     const methods = byMethod(rpcCases);
     expect([...methods.keys()].sort()).toEqual(JSONRPC_METHODS.map((m) => m.name).sort());
-    expect(methods.size).toBe(28);
+    expect(methods.size).toBe(29);
     const lacking = [...methods].filter(([, cs]) => !cs.some(isInvalid) || !cs.some((c) => !isInvalid(c))).map(([m]) => m);
     expect(lacking).toEqual([]);
   });
@@ -189,8 +200,9 @@ describe("chain profiles", () => {
   test("every case plans on the fixture chain and none is skipped, but those declared for other chains", () => {
     const planned = planCases(corpus, fixture.anchors, "fixture", lightwalletProtocol);
     expect(planned).toHaveLength(corpus.length);
-    expect(planned.filter((p) => p.skipped).map((p) => `${p.case.id}: ${p.skipped}`))
-      .toEqual(corpus.filter((c) => !onFixture.includes(c)).map((c) => `${c.id}: only for chains ${c.chains!.join(", ")}`));
+    expect(planned.filter((p) => p.skipped).map((p) => `${p.case.id}: ${p.skipped}`)).toEqual(
+      corpus.filter((c) => !onFixture.includes(c)).map((c) => `${c.id}: only for chains ${c.chains!.join(", ")}`),
+    );
     expect(corpus.length - onFixture.length).toBeLessThanOrEqual(2);
   });
 
@@ -293,7 +305,7 @@ const TX_PROPERTIES: Record<string, (t: Transaction) => boolean> = {
 /** Script pushes, enough to read a P2PKH scriptSig (signature, public key). */
 function pushes(script: Uint8Array): Uint8Array[] {
   const out: Uint8Array[] = [];
-  for (let i = 0; i < script.length;) {
+  for (let i = 0; i < script.length; ) {
     const op = script[i++]!;
     let n: number;
     if (op >= 1 && op <= 75) n = op;
@@ -327,10 +339,12 @@ function spendingAddresses(blocks: Iterable<DecodedBlock>, network: NetworkParam
 
 function outputAddresses(blocks: Iterable<DecodedBlock>, network: NetworkParams): Set<string> {
   const out = new Set<string>();
-  for (const b of blocks) for (const tx of b.transactions) for (const o of tx.vout) {
-    const a = addressFromScript(o.scriptPubKey, network);
-    if (a) out.add(a);
-  }
+  for (const b of blocks)
+    for (const tx of b.transactions)
+      for (const o of tx.vout) {
+        const a = addressFromScript(o.scriptPubKey, network);
+        if (a) out.add(a);
+      }
   return out;
 }
 
@@ -382,7 +396,9 @@ describe.each(["mainnet", "testnet"] as const)("the %s profile holds only facts 
 
   chainTest("the frozen block and the subtree counts are the newest sdk tree state's", () => {
     const { p, a } = load();
-    const newest = readdirSync(chainPath("wallet-sdk-checkpoints", name)).map((f) => Number(f.slice(0, -".json".length))).sort((x, y) => y - x)[0]!;
+    const newest = readdirSync(chainPath("wallet-sdk-checkpoints", name))
+      .map((f) => Number(f.slice(0, -".json".length)))
+      .sort((x, y) => y - x)[0]!;
     const sdk = JSON.parse(readChainText("wallet-sdk-checkpoints", name, `${newest}.json`)) as { hash: string; saplingTree: string; orchardTree: string };
     expect([p.frozenAt, p.frozenHash]).toEqual([newest, sdk.hash]);
     expect(a.sapling_subtrees).toBe(Math.floor(parseFrontier(sdk.saplingTree).size / SUBTREE_LEAVES));

@@ -28,16 +28,35 @@ const RPCS: [string, string, string, string][] = [
 
 const FIELDS: Record<string, [string, number, string, boolean?][]> = {
   DarksideMetaState: [
-    ["saplingActivation", 1, "int32"], ["branchID", 2, "string"], ["chainName", 3, "string"],
-    ["startSaplingCommitmentTreeSize", 4, "uint32"], ["startOrchardCommitmentTreeSize", 5, "uint32"], ["startIronwoodCommitmentTreeSize", 6, "uint32"],
+    ["saplingActivation", 1, "int32"],
+    ["branchID", 2, "string"],
+    ["chainName", 3, "string"],
+    ["startSaplingCommitmentTreeSize", 4, "uint32"],
+    ["startOrchardCommitmentTreeSize", 5, "uint32"],
+    ["startIronwoodCommitmentTreeSize", 6, "uint32"],
   ],
   DarksideBlock: [["block", 1, "string"]],
   DarksideBlocksURL: [["url", 1, "string"]],
-  DarksideTransactionsURL: [["height", 1, "int32"], ["url", 2, "string"]],
+  DarksideTransactionsURL: [
+    ["height", 1, "int32"],
+    ["url", 2, "string"],
+  ],
   DarksideHeight: [["height", 1, "int32"]],
-  DarksideEmptyBlocks: [["height", 1, "int32"], ["nonce", 2, "int32"], ["count", 3, "int32"]],
-  DarksideSubtreeRoots: [["shieldedProtocol", 1, "ShieldedProtocol"], ["startIndex", 2, "uint32"], ["subtreeRoots", 3, "SubtreeRoot", true]],
-  DarksideAddressTransaction: [["address", 1, "string"], ["data", 2, "bytes"], ["height", 3, "uint64"]],
+  DarksideEmptyBlocks: [
+    ["height", 1, "int32"],
+    ["nonce", 2, "int32"],
+    ["count", 3, "int32"],
+  ],
+  DarksideSubtreeRoots: [
+    ["shieldedProtocol", 1, "ShieldedProtocol"],
+    ["startIndex", 2, "uint32"],
+    ["subtreeRoots", 3, "SubtreeRoot", true],
+  ],
+  DarksideAddressTransaction: [
+    ["address", 1, "string"],
+    ["data", 2, "bytes"],
+    ["height", 3, "uint64"],
+  ],
 };
 
 test("DarksideStreamer has lightwalletd's rpcs, in order, with their message types and kinds", () => {
@@ -55,7 +74,11 @@ function typeName(f: DescField): string {
 }
 
 test("each darkside message has lightwalletd's field names, numbers and types", () => {
-  const got = Object.fromEntries(file_walletrpc_darkside.messages.map((m) => [m.name, m.fields.map((f) =>
-    f.fieldKind === "list" ? [f.localName, f.number, typeName(f), true] : [f.localName, f.number, typeName(f)])]));
+  const got = Object.fromEntries(
+    file_walletrpc_darkside.messages.map((m) => [
+      m.name,
+      m.fields.map((f) => (f.fieldKind === "list" ? [f.localName, f.number, typeName(f), true] : [f.localName, f.number, typeName(f)])),
+    ]),
+  );
   expect(got).toEqual(FIELDS);
 });

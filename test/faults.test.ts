@@ -18,7 +18,7 @@ import { loadCorpus } from "../src/core/corpus/load.js";
 import type { Case } from "../src/core/corpus/case.js";
 import type { ChainProfile } from "../src/core/corpus/chain-profile.js";
 import { startFixtureNetwork, type FixtureNetwork } from "../src/zcash/fixture/network.js";
-import { reportersFor } from "../src/cli/reporters.js";
+import { commandReports } from "../src/cli/reporters.js";
 import { runSession } from "../src/core/run/session.js";
 import type { CaseResult } from "../src/core/results/result.js";
 import { DEFAULT_LIMITS, type Build, type Limits, type RunConfig } from "../src/core/targets/config.js";
@@ -71,13 +71,17 @@ function build(name: string, grpcUrl: string, jsonrpcUrl: string, limits: Limits
 
 function configFor(row: Row): RunConfig {
   const direct = { grpc: net.grpc.reference!, jsonrpc: net.jsonrpcProfiles.reference!.url };
-  const faulty = row.setup === "wrong-cookie"
-    ? build("faulty", direct.grpc, direct.jsonrpc, FAULTY_LIMITS, { cookie: join(dir.path, "wrong.cookie") })
-    : build("faulty", proxy.grpcUrl, proxy.jsonrpcUrl, FAULTY_LIMITS, { header: true });
+  const faulty =
+    row.setup === "wrong-cookie"
+      ? build("faulty", direct.grpc, direct.jsonrpc, FAULTY_LIMITS, { cookie: join(dir.path, "wrong.cookie") })
+      : build("faulty", proxy.grpcUrl, proxy.jsonrpcUrl, FAULTY_LIMITS, { header: true });
   return {
     file: "(test)",
     chain: "fixture",
-    oracle: { jsonrpc: { url: row.setup === "oracle-closes" ? oracleProxy.jsonrpcUrl : net.jsonrpc, auth: { kind: "cookie", cookieFile: net.cookie } }, source: { file: "(test)", line: 0 } },
+    oracle: {
+      jsonrpc: { url: row.setup === "oracle-closes" ? oracleProxy.jsonrpcUrl : net.jsonrpc, auth: { kind: "cookie", cookieFile: net.cookie } },
+      source: { file: "(test)", line: 0 },
+    },
     defaults: DEFAULT_LIMITS,
     builds: [
       faulty,
@@ -104,7 +108,7 @@ describe("a run through the fault proxy", () => {
     const paths = { json: join(out.path, "report.json"), junit: join(out.path, "report.xml"), html: join(out.path, "report.html") };
     try {
       const lines: string[] = [];
-      const reporters = reportersFor({ ...paths, quiet: true }, { stdout: (l) => lines.push(l), stderr: (l) => lines.push(l) });
+      const { reporters } = commandReports({ ...paths, quiet: true }, { stdout: (l) => lines.push(l), stderr: (l) => lines.push(l) });
       const session = await runSession({ config: configFor(row), cases, chain, ledger: [], reporters, protocol: lightwalletProtocol });
 
       // The run completed, whole.
@@ -116,15 +120,17 @@ describe("a run through the fault proxy", () => {
         const faulty = answerOf(r, "faulty")!;
         if (!affected) {
           // Every other case: every build answered, all agree with the oracle.
-          expect({ id: r.caseId, verdict: r.verdict?.verdict, faults: r.answers.filter((a) => a.fault).map((a) => a.side) })
-            .toEqual({ id: r.caseId, verdict: "agree", faults: [] });
+          expect({ id: r.caseId, verdict: r.verdict?.verdict, faults: r.answers.filter((a) => a.fault).map((a) => a.side) }).toEqual({
+            id: r.caseId,
+            verdict: "agree",
+            faults: [],
+          });
           expect(r.divergences).toEqual([]);
           continue;
         }
         // Other builds on the affected case: no fault.
         expect(r.answers.filter((a) => a.side !== "faulty" && a.fault)).toEqual([]);
-        expect({ id: r.caseId, fault: faulty.fault?.kind, verdict: r.verdict?.verdict })
-          .toEqual({ id: r.caseId, fault: row.fault, verdict: row.verdict });
+        expect({ id: r.caseId, fault: faulty.fault?.kind, verdict: r.verdict?.verdict }).toEqual({ id: r.caseId, fault: row.fault, verdict: row.verdict });
         if (row.fault) expect(faulty.status).toBe(`fault:${row.fault}`);
         if (row.code !== undefined) expect(faulty.code).toBe(row.code);
         if (row.kept !== undefined) expect(faulty.count).toBe(row.kept);

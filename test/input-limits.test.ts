@@ -51,7 +51,9 @@ describe("input size limits", () => {
 
   test("more cases in one file than the limit: exit 2 at the cases line", async () => {
     const n = INPUT_LIMITS.casesPerFile + 1;
-    const root = corpus("many", { "grpc/GetBlock.yaml": ["method: GetBlock", "cases:", ...Array.from({ length: n }, (_, i) => `  - { id: c${i}, request: { height: 1 } }`)].join("\n") });
+    const root = corpus("many", {
+      "grpc/GetBlock.yaml": ["method: GetBlock", "cases:", ...Array.from({ length: n }, (_, i) => `  - { id: c${i}, request: { height: 1 } }`)].join("\n"),
+    });
     const r = await refused(["cases", "--cases", root]);
     expect(r.stderr).toContain(`GetBlock.yaml:2: cases: ${n} cases; the limit is ${INPUT_LIMITS.casesPerFile} per file`);
   }, 60_000);
@@ -65,15 +67,18 @@ describe("input size limits", () => {
 
   test("a config whose aliases multiply a long list: exit 2 in seconds with the line", async () => {
     const list = `big: &big [${Array.from({ length: 5000 }, (_, i) => i).join(", ")}]`;
-    const cfg = dir.write("alias.config.yaml", [
-      "chain: fixture",
-      "builds:",
-      "  - name: a",
-      "    implementation: other",
-      "    grpc: { url: 'http://127.0.0.1:1' }",
-      `    ${list}`,
-      ...Array.from({ length: 60 }, (_, i) => `    x${i}: *big`),
-    ].join("\n"));
+    const cfg = dir.write(
+      "alias.config.yaml",
+      [
+        "chain: fixture",
+        "builds:",
+        "  - name: a",
+        "    implementation: other",
+        "    grpc: { url: 'http://127.0.0.1:1' }",
+        `    ${list}`,
+        ...Array.from({ length: 60 }, (_, i) => `    x${i}: *big`),
+      ].join("\n"),
+    );
     const root = corpus("alias", { "grpc/GetBlock.yaml": "method: GetBlock\ncases:\n  - { id: a, request: { height: 1 } }\n" });
     const r = await refused(["run", "-c", cfg, "--cases", root]);
     expect(r.stderr).toMatch(/alias\.config\.yaml:\d+: .*expands to more than 100000 values/);

@@ -24,9 +24,14 @@ export function unbounded(ledger: readonly Quirk[]): string[] {
 export function statedCases(q: Quirk, cases: readonly Case[]): string[] {
   const m = q.match;
   if (m.cases === undefined) return [];
-  return cases.filter((c) => (m.transport === undefined || m.transport === c.transport)
-    && (m.methods === undefined || m.methods.includes(c.method))
-    && m.cases!.some((p) => glob(p, c.id))).map((c) => c.id);
+  return cases
+    .filter(
+      (c) =>
+        (m.transport === undefined || m.transport === c.transport) &&
+        (m.methods === undefined || m.methods.includes(c.method)) &&
+        m.cases!.some((p) => glob(p, c.id)),
+    )
+    .map((c) => c.id);
 }
 
 /**
@@ -35,15 +40,19 @@ export function statedCases(q: Quirk, cases: readonly Case[]): string[] {
  * real builds or other chains), each with why.
  */
 export function unshownStatedCases(
-  ledger: readonly Quirk[], cases: readonly Case[], results: readonly CaseResult[], builds: readonly BuildIdentity[],
+  ledger: readonly Quirk[],
+  cases: readonly Case[],
+  results: readonly CaseResult[],
+  builds: readonly BuildIdentity[],
   exempt: Readonly<Record<string, string>>,
 ): Record<string, string[]> {
   const shown = new Map<string, Set<string>>();
-  for (const r of results) for (const d of r.divergences) {
-    if (d.quirk === null) continue;
-    if (!shown.has(d.quirk)) shown.set(d.quirk, new Set());
-    shown.get(d.quirk)!.add(r.caseId);
-  }
+  for (const r of results)
+    for (const d of r.divergences) {
+      if (d.quirk === null) continue;
+      if (!shown.has(d.quirk)) shown.set(d.quirk, new Set());
+      shown.get(d.quirk)!.add(r.caseId);
+    }
   const out: Record<string, string[]> = {};
   for (const q of ledger) {
     if (exempt[q.id] !== undefined || !builds.some((b) => appliesTo(q, b))) continue;

@@ -11,10 +11,16 @@ import { statedCases, unbounded, unknownNamedCases, unshownStatedCases } from ".
 
 const CASES = join(import.meta.dirname, "..", "cases");
 
-const entry = (id: string, match: string) => [
-  `  - id: ${id}`, "    title: t", "    kind: [count, error-vs-ok]", "    builds: [{ implementation: zaino }]",
-  `    match: ${match}`, "    reference: r", "    status: open",
-].join("\n");
+const entry = (id: string, match: string) =>
+  [
+    `  - id: ${id}`,
+    "    title: t",
+    "    kind: [count, error-vs-ok]",
+    "    builds: [{ implementation: zaino }]",
+    `    match: ${match}`,
+    "    reference: r",
+    "    status: open",
+  ].join("\n");
 
 describe("ledger tightness", () => {
   test("every entry of cases/quirks.yaml names its cases or gives both sides of its shape", () => {
@@ -26,18 +32,22 @@ describe("ledger tightness", () => {
   });
 
   test("an entry with only a kind, a method and a path is unbounded; cases or a two-sided shape bound it", () => {
-    const ledger = parseLedger(["quirks:",
-      entry("broad", "{ methods: [GetMempoolTx], path: [\"\", status.code] }"),
-      entry("one-sided", "{ methods: [GetMempoolTx], path: status.code, shape: { to: [OK] } }"),
-      entry("named", "{ methods: [GetMempoolTx], cases: [GetMempoolTx/default], path: \"\" }"),
-      entry("two-sided", "{ methods: [GetMempoolTx], path: status.code, shape: { from: [INVALID_ARGUMENT], to: [OK] } }"),
-    ].join("\n"), "q.yaml");
+    const ledger = parseLedger(
+      [
+        "quirks:",
+        entry("broad", '{ methods: [GetMempoolTx], path: ["", status.code] }'),
+        entry("one-sided", "{ methods: [GetMempoolTx], path: status.code, shape: { to: [OK] } }"),
+        entry("named", '{ methods: [GetMempoolTx], cases: [GetMempoolTx/default], path: "" }'),
+        entry("two-sided", "{ methods: [GetMempoolTx], path: status.code, shape: { from: [INVALID_ARGUMENT], to: [OK] } }"),
+      ].join("\n"),
+      "q.yaml",
+    );
     expect(unbounded(ledger)).toEqual(["broad", "one-sided"]);
   });
 
   test("a named case the entry never explained in a run is reported; an exempt entry or one for no build of the run is not", () => {
     const cases = loadCorpus(CASES, lightwalletProtocol).filter((c) => c.method === "GetMempoolTx");
-    const [q] = parseLedger(["quirks:", entry("mempool", "{ methods: [GetMempoolTx], cases: [\"GetMempoolTx/*\"], path: \"\" }")].join("\n"), "q.yaml");
+    const [q] = parseLedger(["quirks:", entry("mempool", '{ methods: [GetMempoolTx], cases: ["GetMempoolTx/*"], path: "" }')].join("\n"), "q.yaml");
     const stated = statedCases(q!, cases);
     expect(stated).toEqual(cases.map((c) => c.id));
     const shownOn = stated[0]!;

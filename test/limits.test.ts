@@ -171,14 +171,26 @@ describe("built-in limits fit real chains", () => {
         const builds = big.builds(); // DEFAULT_LIMITS
         expect(builds[0]).toMatchObject(DEFAULT_LIMITS);
         const cfg: RunConfig = {
-          file: "(test)", chain: "fixture", defaults: DEFAULT_LIMITS, builds,
+          file: "(test)",
+          chain: "fixture",
+          defaults: DEFAULT_LIMITS,
+          builds,
           oracle: { jsonrpc: { url: big.jsonrpc, auth: { kind: "cookie", cookieFile: big.cookie } }, source: { file: "(test)", line: 0 } },
         };
         const session = await runSession({
-          config: cfg, cases, chain: { name: "fixture", network: "testnet", anchors: big.anchors, dynamic: {} }, ledger: [], reporters: [], protocol: lightwalletProtocol,
+          config: cfg,
+          cases,
+          chain: { name: "fixture", network: "testnet", anchors: big.anchors, dynamic: {} },
+          ledger: [],
+          reporters: [],
+          protocol: lightwalletProtocol,
         });
         for (const r of session.results) {
-          expect({ id: r.caseId, verdict: r.verdict?.verdict, faults: r.answers.filter((a) => a.fault).length }).toEqual({ id: r.caseId, verdict: "agree", faults: 0 });
+          expect({ id: r.caseId, verdict: r.verdict?.verdict, faults: r.answers.filter((a) => a.fault).length }).toEqual({
+            id: r.caseId,
+            verdict: "agree",
+            faults: 0,
+          });
         }
         // The verbose JSON form is several times the block; it must still be well inside the limit.
         const full = session.results.find((r) => r.caseId === "getblock/full")!.answers[0]!;

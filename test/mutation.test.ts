@@ -40,9 +40,13 @@ test("the subset names existing mutants, and the unmutated run has nothing new",
   expect([...base.fresh]).toEqual([]);
 });
 
-test.each(SUBSET)("%s is killed", async (id) => {
-  const o = await runMutant(h, mutants.find((m) => m.id === id)!, base);
-  expect({ id, killed: o.killed, absorbedBy: o.killed ? [] : o.absorbedBy }).toEqual({ id, killed: true, absorbedBy: [] });
-  // Killed by the run itself, not only by real lightwalletd's recorded answers.
-  expect(o.evidence.filter((e) => !e.startsWith("recorded: ")).length).toBeGreaterThan(0);
-}, 60_000);
+test.each(SUBSET)(
+  "%s is killed",
+  async (id) => {
+    const o = await runMutant(h, mutants.find((m) => m.id === id)!, base);
+    expect({ id, killed: o.killed, absorbedBy: o.killed ? [] : o.absorbedBy }).toEqual({ id, killed: true, absorbedBy: [] });
+    // Killed by the run itself, not only by real lightwalletd's recorded answers.
+    expect(o.evidence.filter((e) => !e.startsWith("recorded: ")).length).toBeGreaterThan(0);
+  },
+  60_000,
+);

@@ -39,11 +39,23 @@ const MESSAGES: Record<string, Record<string, F>> = {
   ChainSpec: {},
   Empty: {},
   LightdInfo: {
-    version: [1, "string"], vendor: [2, "string"], taddrSupport: [3, "bool"], chainName: [4, "string"],
-    saplingActivationHeight: [5, "uint64"], consensusBranchId: [6, "string"], blockHeight: [7, "uint64"],
-    gitCommit: [8, "string"], branch: [9, "string"], buildDate: [10, "string"], buildUser: [11, "string"],
-    estimatedHeight: [12, "uint64"], zcashdBuild: [13, "string"], zcashdSubversion: [14, "string"],
-    donationAddress: [15, "string"], upgradeName: [16, "string"], upgradeHeight: [17, "uint64"],
+    version: [1, "string"],
+    vendor: [2, "string"],
+    taddrSupport: [3, "bool"],
+    chainName: [4, "string"],
+    saplingActivationHeight: [5, "uint64"],
+    consensusBranchId: [6, "string"],
+    blockHeight: [7, "uint64"],
+    gitCommit: [8, "string"],
+    branch: [9, "string"],
+    buildDate: [10, "string"],
+    buildUser: [11, "string"],
+    estimatedHeight: [12, "uint64"],
+    zcashdBuild: [13, "string"],
+    zcashdSubversion: [14, "string"],
+    donationAddress: [15, "string"],
+    upgradeName: [16, "string"],
+    upgradeHeight: [17, "uint64"],
     lightwalletProtocolVersion: [18, "string"],
   },
   TransparentAddressBlockFilter: { address: [1, "string"], range: [2, "BlockRange"] },
@@ -54,29 +66,50 @@ const MESSAGES: Record<string, Record<string, F>> = {
   Balance: { valueZat: [1, "int64"] },
   GetMempoolTxRequest: { exclude_txid_suffixes: [1, "bytes", true], poolTypes: [3, "PoolType", true] },
   TreeState: {
-    network: [1, "string"], height: [2, "uint64"], hash: [3, "string"], time: [4, "uint32"],
-    saplingTree: [5, "string"], orchardTree: [6, "string"], ironwoodTree: [7, "string"],
+    network: [1, "string"],
+    height: [2, "uint64"],
+    hash: [3, "string"],
+    time: [4, "uint32"],
+    saplingTree: [5, "string"],
+    orchardTree: [6, "string"],
+    ironwoodTree: [7, "string"],
   },
   GetSubtreeRootsArg: { startIndex: [1, "uint32"], shieldedProtocol: [2, "ShieldedProtocol"], maxEntries: [3, "uint32"] },
   SubtreeRoot: { rootHash: [2, "bytes"], completingBlockHash: [3, "bytes"], completingBlockHeight: [4, "uint64"] },
   GetAddressUtxosArg: { addresses: [1, "string", true], startHeight: [2, "uint64"], maxEntries: [3, "uint32"] },
   GetAddressUtxosReply: {
-    address: [6, "string"], txid: [1, "bytes"], index: [2, "int32"], script: [3, "bytes"],
-    valueZat: [4, "int64"], height: [5, "uint64"],
+    address: [6, "string"],
+    txid: [1, "bytes"],
+    index: [2, "int32"],
+    script: [3, "bytes"],
+    valueZat: [4, "int64"],
+    height: [5, "uint64"],
   },
   GetAddressUtxosReplyList: { addressUtxos: [1, "GetAddressUtxosReply", true] },
   ChainMetadata: {
-    saplingCommitmentTreeSize: [1, "uint32"], orchardCommitmentTreeSize: [2, "uint32"],
+    saplingCommitmentTreeSize: [1, "uint32"],
+    orchardCommitmentTreeSize: [2, "uint32"],
     ironwoodCommitmentTreeSize: [3, "uint32"],
   },
   CompactBlock: {
-    height: [2, "uint64"], hash: [3, "bytes"], prevHash: [4, "bytes"], time: [5, "uint32"], header: [6, "bytes"],
-    vtx: [7, "CompactTx", true], chainMetadata: [8, "ChainMetadata"],
+    height: [2, "uint64"],
+    hash: [3, "bytes"],
+    prevHash: [4, "bytes"],
+    time: [5, "uint32"],
+    header: [6, "bytes"],
+    vtx: [7, "CompactTx", true],
+    chainMetadata: [8, "ChainMetadata"],
   },
   CompactTx: {
-    index: [1, "uint64"], txid: [2, "bytes"], fee: [3, "uint32"], spends: [4, "CompactSaplingSpend", true],
-    outputs: [5, "CompactSaplingOutput", true], actions: [6, "CompactOrchardAction", true],
-    vin: [7, "CompactTxIn", true], vout: [8, "TxOut", true], ironwoodActions: [9, "CompactOrchardAction", true],
+    index: [1, "uint64"],
+    txid: [2, "bytes"],
+    fee: [3, "uint32"],
+    spends: [4, "CompactSaplingSpend", true],
+    outputs: [5, "CompactSaplingOutput", true],
+    actions: [6, "CompactOrchardAction", true],
+    vin: [7, "CompactTxIn", true],
+    vout: [8, "TxOut", true],
+    ironwoodActions: [9, "CompactOrchardAction", true],
   },
   CompactTxIn: { prevoutTxid: [1, "bytes"], prevoutIndex: [2, "uint32"] },
   TxOut: { value: [1, "uint64"], scriptPubKey: [2, "bytes"] },
@@ -99,8 +132,7 @@ function typeOf(field: DescMessage["fields"][number]): string {
     case "message":
       return field.message.name;
     case "list":
-      return field.listKind === "scalar" ? ScalarType[field.scalar].toLowerCase()
-        : field.listKind === "enum" ? field.enum.name : field.message.name;
+      return field.listKind === "scalar" ? ScalarType[field.scalar].toLowerCase() : field.listKind === "enum" ? field.enum.name : field.message.name;
     default:
       return field.fieldKind;
   }
@@ -121,11 +153,13 @@ describe("lightwallet protocol v0.5.0 descriptors", () => {
   test("every message has exactly the listed fields, numbers, types and labels", () => {
     expect(allMessages.map((m) => m.name).sort()).toEqual(Object.keys(MESSAGES).sort());
     for (const msg of allMessages) {
-      const got = Object.fromEntries(msg.fields.map((f) => {
-        const entry: F = [f.number, typeOf(f)];
-        if (f.fieldKind === "list") entry.push(true);
-        return [f.name, entry];
-      }));
+      const got = Object.fromEntries(
+        msg.fields.map((f) => {
+          const entry: F = [f.number, typeOf(f)];
+          if (f.fieldKind === "list") entry.push(true);
+          return [f.name, entry];
+        }),
+      );
       expect({ [msg.name]: got }).toEqual({ [msg.name]: MESSAGES[msg.name] });
     }
   });
@@ -134,23 +168,29 @@ describe("lightwallet protocol v0.5.0 descriptors", () => {
     for (const msg of allMessages) {
       const proto = msg.proto;
       const numbers = proto.reservedRange.flatMap((r) => Array.from({ length: r.end - r.start }, (_, i) => r.start + i));
-      expect({ [msg.name]: { numbers, names: proto.reservedName } })
-        .toEqual({ [msg.name]: RESERVED[msg.name] ?? { numbers: [], names: [] } });
+      expect({ [msg.name]: { numbers, names: proto.reservedName } }).toEqual({ [msg.name]: RESERVED[msg.name] ?? { numbers: [], names: [] } });
     }
   });
 
   test("repeated enum fields are packed", () => {
-    for (const msg of allMessages) for (const f of msg.fields) {
-      if (f.fieldKind === "list" && f.listKind === "enum") expect(`${msg.name}.${f.name}:${f.packed}`).toBe(`${msg.name}.${f.name}:true`);
-    }
+    for (const msg of allMessages)
+      for (const f of msg.fields) {
+        if (f.fieldKind === "list" && f.listKind === "enum") expect(`${msg.name}.${f.name}:${f.packed}`).toBe(`${msg.name}.${f.name}:true`);
+      }
   });
 
   test("enum values", () => {
     expect(PoolTypeSchema.values.map((v) => [v.name, v.number])).toEqual([
-      ["POOL_TYPE_INVALID", 0], ["TRANSPARENT", 1], ["SAPLING", 2], ["ORCHARD", 3], ["IRONWOOD", 4],
+      ["POOL_TYPE_INVALID", 0],
+      ["TRANSPARENT", 1],
+      ["SAPLING", 2],
+      ["ORCHARD", 3],
+      ["IRONWOOD", 4],
     ]);
     expect(ShieldedProtocolSchema.values.map((v) => [v.name, v.number])).toEqual([
-      ["sapling", 0], ["orchard", 1], ["ironwood", 2],
+      ["sapling", 0],
+      ["orchard", 1],
+      ["ironwood", 2],
     ]);
   });
 

@@ -27,7 +27,7 @@ describe(`real lightwalletd ${pin.version} against the fixture`, () => {
   beforeAll(async () => {
     if (!installed) return;
     ({ run, terminal, events } = await recordedFidelityRun({ goldenRoot: GOLDEN }));
-  }, 240_000);
+  }, 900_000); // a whole fidelity run: minutes on a busy two-core machine, where every call keeps its own deadline
 
   realTest("ingests the fixture chain to its tip", () => {
     const s = run.servers.find((x) => x.name === name);
@@ -36,10 +36,17 @@ describe(`real lightwalletd ${pin.version} against the fixture`, () => {
   });
 
   realTest("the report header names the real build's pinned version, in the terminal and in the JSON events", () => {
-    expect(terminal.find((l) => l.startsWith(`  ${name}:`))).toContain(`REAL, pinned lightwalletd ${pin.version} (go github.com/zcash/lightwalletd), real-servers.yaml`);
+    expect(terminal.find((l) => l.startsWith(`  ${name}:`))).toContain(
+      `REAL, pinned lightwalletd ${pin.version} (go github.com/zcash/lightwalletd), real-servers.yaml`,
+    );
     const start = events.find((e) => e.type === "run-start");
     const build = start?.type === "run-start" ? start.builds.find((b) => b.name === name) : undefined;
-    expect(build).toMatchObject({ implementation: "lightwalletd", version: pin.version, emulated: false, pin: `lightwalletd ${pin.version} (go github.com/zcash/lightwalletd), real-servers.yaml` });
+    expect(build).toMatchObject({
+      implementation: "lightwalletd",
+      version: pin.version,
+      emulated: false,
+      pin: `lightwalletd ${pin.version} (go github.com/zcash/lightwalletd), real-servers.yaml`,
+    });
   });
 
   realTest("answers every case of the corpus that the emulated profile answers", () => {
@@ -52,8 +59,12 @@ describe(`real lightwalletd ${pin.version} against the fixture`, () => {
 
   realTest("every difference from the emulated lightwalletd profile is explained by the ledger", () => {
     const f = run.fidelities.find((x) => x.pair.real === name)!;
-    const unexplained = f.differences.filter((d) => d.explainedBy === null)
-      .map((d) => `${d.caseId}: emulated ${d.emulated.status} "${d.emulated.message}" (${d.emulated.messages}), real ${d.real.status} "${d.real.message}" (${d.real.messages})`);
+    const unexplained = f.differences
+      .filter((d) => d.explainedBy === null)
+      .map(
+        (d) =>
+          `${d.caseId}: emulated ${d.emulated.status} "${d.emulated.message}" (${d.emulated.messages}), real ${d.real.status} "${d.real.message}" (${d.real.messages})`,
+      );
     expect(unexplained).toEqual([]);
   });
 
@@ -70,8 +81,9 @@ describe(`real lightwalletd ${pin.version} against the fixture`, () => {
   });
 
   realTest("every divergence of the real build from the oracle and the other builds is in the ledger", () => {
-    const fresh = run.session.results.flatMap((r) => r.divergences.filter((d) => d.build === name && d.quirk === null)
-      .map((d) => `${d.caseId} ${d.kind} ${d.path}`));
+    const fresh = run.session.results.flatMap((r) =>
+      r.divergences.filter((d) => d.build === name && d.quirk === null).map((d) => `${d.caseId} ${d.kind} ${d.path}`),
+    );
     expect(fresh).toEqual([]);
   });
 });

@@ -1,9 +1,10 @@
 // `zconform serve-bench --real`: the fixture network and the real servers installed here,
 // benchmarked beside the reference (one small run). Real lightwalletd must be measured:
 // its start (first answer, index at the tip, CPU time, index on disk) and every scenario
-// answered in full with its CPU time read from /proc. Without the binary the suite is
-// skipped locally and fails under CI=true (.ci/run installs it). Figures are checked for
-// consistency only, never against a time.
+// answered in full with its CPU time read from /proc; then, following the fixture's moving
+// node as it would a zebrad, every block the node mined served as its latest. Without the
+// binary the suite is skipped locally and fails under CI=true (.ci/run installs it).
+// Figures are checked for consistency only, never against a time.
 
 import { afterAll, beforeAll, expect } from "@jest/globals";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -27,7 +28,10 @@ beforeAll(async () => {
   if (!installed) return;
   const json = join(dir, "serve-bench.json");
   const stdout: string[] = [];
-  code = await serveBenchCommand({ real: true, runs: "1", clients: "1,4", blockRequests: "3", calls: "5", json }, { stdout: (l) => stdout.push(l), stderr: () => undefined });
+  code = await serveBenchCommand(
+    { real: true, runs: "1", clients: "1,4", blockRequests: "3", calls: "5", tipBlocks: "5", tipEveryMs: "1000", json },
+    { stdout: (l) => stdout.push(l), stderr: () => undefined },
+  );
   report = JSON.parse(readFileSync(json, "utf8")) as ServeBenchReport;
   table = stdout;
 }, 300_000);
@@ -62,8 +66,29 @@ realTest("every scenario is answered in full, with the server's CPU time of each
   }
 });
 
+realTest(
+  "tip following: the fixture's node mined 5 blocks above the chain the scenarios read, and real lightwalletd served every one, with its figures",
+  () => {
+    const tip = report.tipFollowing!;
+    expect([tip.skipped, tip.error]).toEqual([null, null]);
+    expect(tip.mined.map((m) => m.height)).toEqual([1, 2, 3, 4, 5].map((i) => report.download.to + i));
+    const lwd = tip.builds.find((b) => b.build === name)!;
+    expect([lwd.events, lwd.served]).toEqual([5, 5]);
+    expect(lwd.ms.every((v) => v !== null && v >= 0)).toBe(true);
+    expect(lwd.p50Ms!).toBeLessThanOrEqual(lwd.p99Ms!);
+    expect(lwd.p99Ms!).toBeLessThanOrEqual(lwd.maxMs!);
+    expect(lwd.maxMs).toBe(Math.max(...(lwd.ms as number[])));
+    expect(table.find((l) => l.startsWith("| tip following: blocks served"))).toContain("5/5");
+  },
+);
+
 realTest("the exit code follows the calls: 3 when any build failed one, else 0", () => {
   const failed = report.results.some((r) => r.failedCalls > 0) || report.unreachable.length > 0;
   expect(code).toBe(failed ? 3 : 0);
-  expect(report.results.filter((r) => r.build === name || r.build === "reference").map((r) => r.failedCalls).filter((n) => n > 0)).toEqual([]);
+  expect(
+    report.results
+      .filter((r) => r.build === name || r.build === "reference")
+      .map((r) => r.failedCalls)
+      .filter((n) => n > 0),
+  ).toEqual([]);
 });

@@ -48,7 +48,10 @@ async function heldAnswers(url: string, net: FixtureNetwork): Promise<Record<str
         const obs = await target.call(spec.rpc, spec.request, { deadlineMs: 10_000 });
         if (i >= WARMUP) gaps.push(obs.timing.totalMs - (obs.timing.firstByteMs ?? obs.timing.totalMs));
       }
-      const p10 = percentile(gaps.sort((a, b) => a - b), 10);
+      const p10 = percentile(
+        gaps.sort((a, b) => a - b),
+        10,
+      );
       out[name] = p10 >= FLOOR_MS ? "held" : "not held";
     }
   } finally {
@@ -72,33 +75,59 @@ describe("the emulated Zaino plateau against real zainod", () => {
     await net?.close();
   });
 
-  realTest("every installed zainod holds the same probed answers as the profile of its version", async () => {
-    // Every installed pin started (one that could not ingest the chain is a note, and missing here).
-    expect({ started: real!.servers.map((x) => x.pin.version), notes: real!.notes }).toEqual({ started: pins.map((p) => p.version), notes: expect.any(Array) });
-    for (const server of real!.servers) {
-      const profile = profileFor(server.pin)!;
-      const [measured, emulated] = [await heldAnswers(server.grpcUrl, net!), await heldAnswers(net!.grpc[profile]!, net!)];
-      expect({ build: profile, held: emulated }).toEqual({ build: profile, held: measured });
-      // What the comparison is about: the real build does hold some answers and not others.
-      expect([realBuildName(server.pin), Object.values(measured).sort()]).toEqual([realBuildName(server.pin), expect.arrayContaining(["held", "not held"])]);
-    }
-  }, 240_000);
-
-  realTest("the latency probe reports the plateau on the same rpcs for each real zainod as for the profile of its version", async () => {
-    const probes = DEFAULT_RPCS.map((rpc) => probeSpec(rpc, net!.anchors) as ProbeSpec);
-    const control = probeSpec("GetBlock", net!.anchors, CONTROL_REQUEST) as ProbeSpec;
-    for (const server of real!.servers) {
-      const profile = profileFor(server.pin)!;
-      const sides = [["reference", net!.grpc.reference!], ["real", server.grpcUrl], ["emulated", net!.grpc[profile]!]] as const;
-      const targets = sides.map(([, url]) => grpcTarget({ url }));
-      try {
-        const r = await runLatency({ builds: sides.map(([name], i) => ({ name, target: targets[i]! })), probes, control, reference: "reference", calls: 25, warmup: WARMUP });
-        const flagged = (build: string) => r.divergences.filter((d) => d.build === build).map((d) => d.method).sort();
-        expect({ build: profile, real: flagged("real") }).toEqual({ build: profile, real: flagged("emulated") });
-        expect(flagged("real").length).toBeGreaterThan(0);
-      } finally {
-        await Promise.all(targets.map((t) => t.close()));
+  realTest(
+    "every installed zainod holds the same probed answers as the profile of its version",
+    async () => {
+      // Every installed pin started (one that could not ingest the chain is a note, and missing here).
+      expect({ started: real!.servers.map((x) => x.pin.version), notes: real!.notes }).toEqual({
+        started: pins.map((p) => p.version),
+        notes: expect.any(Array),
+      });
+      for (const server of real!.servers) {
+        const profile = profileFor(server.pin)!;
+        const [measured, emulated] = [await heldAnswers(server.grpcUrl, net!), await heldAnswers(net!.grpc[profile]!, net!)];
+        expect({ build: profile, held: emulated }).toEqual({ build: profile, held: measured });
+        // What the comparison is about: the real build does hold some answers and not others.
+        expect([realBuildName(server.pin), Object.values(measured).sort()]).toEqual([realBuildName(server.pin), expect.arrayContaining(["held", "not held"])]);
       }
-    }
-  }, 240_000);
+    },
+    240_000,
+  );
+
+  realTest(
+    "the latency probe reports the plateau on the same rpcs for each real zainod as for the profile of its version",
+    async () => {
+      const probes = DEFAULT_RPCS.map((rpc) => probeSpec(rpc, net!.anchors) as ProbeSpec);
+      const control = probeSpec("GetBlock", net!.anchors, CONTROL_REQUEST) as ProbeSpec;
+      for (const server of real!.servers) {
+        const profile = profileFor(server.pin)!;
+        const sides = [
+          ["reference", net!.grpc.reference!],
+          ["real", server.grpcUrl],
+          ["emulated", net!.grpc[profile]!],
+        ] as const;
+        const targets = sides.map(([, url]) => grpcTarget({ url }));
+        try {
+          const r = await runLatency({
+            builds: sides.map(([name], i) => ({ name, target: targets[i]! })),
+            probes,
+            control,
+            reference: "reference",
+            calls: 25,
+            warmup: WARMUP,
+          });
+          const flagged = (build: string) =>
+            r.divergences
+              .filter((d) => d.build === build)
+              .map((d) => d.method)
+              .sort();
+          expect({ build: profile, real: flagged("real") }).toEqual({ build: profile, real: flagged("emulated") });
+          expect(flagged("real").length).toBeGreaterThan(0);
+        } finally {
+          await Promise.all(targets.map((t) => t.close()));
+        }
+      }
+    },
+    240_000,
+  );
 });

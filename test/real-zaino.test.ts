@@ -1,6 +1,6 @@
 // Real zainod (the first zainod version pinned in real-servers.yaml) against the fixture's
-// Zebra-style JSON-RPC, through the whole corpus beside the emulated Zaino profile of the
-// nearest version. Without the binary the suite is skipped, under CI=true too: a cargo
+// Zebra-style JSON-RPC, through the whole corpus (gRPC, and JSON-RPC through zainod's own
+// JSON-RPC server) beside the emulated Zaino profile of the nearest version. Without the binary the suite is skipped, under CI=true too: a cargo
 // build of zainod takes over an hour on two cores, longer than CI can wait, so CI runs it
 // only where the machine already has it (npm run real:install -- --only zainod).
 
@@ -25,7 +25,7 @@ describe(`real zainod ${pin.version} against the fixture`, () => {
 
   beforeAll(async () => {
     if (!installed) return;
-    ({ run, terminal, events } = await recordedFidelityRun());
+    ({ run, terminal, events } = await recordedFidelityRun({ goldenRoot: join(import.meta.dirname, "..", "golden") }));
   }, 300_000);
 
   realTest("ingests the fixture chain to its tip", () => {
@@ -42,12 +42,23 @@ describe(`real zainod ${pin.version} against the fixture`, () => {
     expect(build).toMatchObject({ implementation: "zaino", version: pin.version, emulated: false });
   });
 
-  realTest("is compared with the Zaino profile of its version, on every gRPC case of the corpus", () => {
+  realTest("is compared with the Zaino profile of its version on every case it answers, over gRPC and its own JSON-RPC", () => {
     const f = run.fidelities.find((x) => x.pair.real === name)!;
     expect(f.pair.emulated).toBe(profileFor(pin));
-    const grpcCases = run.session.results.filter((r) => r.transport === "grpc" && !r.skipped).length;
-    expect(f.totals.cases).toBe(grpcCases);
+    const answered = run.session.results.filter((r) => !r.skipped && r.answers.some((a) => a.side === name));
+    expect(f.totals.cases).toBe(answered.length);
+    expect(answered.filter((r) => r.transport === "grpc").length).toBe(run.session.results.filter((r) => r.transport === "grpc" && !r.skipped).length);
+    // zainod is started with its JSON-RPC server on: the JSON-RPC corpus reaches the real server.
+    expect(answered.filter((r) => r.transport === "jsonrpc").length).toBeGreaterThan(100);
     expect(f.totals.agree).toBeGreaterThan(0);
+  });
+
+  realTest("answers what golden/fixture/zaino-<version> recorded, over gRPC and JSON-RPC (drift when the pin or the fixture changes)", () => {
+    const drift = run.session.results.flatMap((r) =>
+      (r.drift ?? []).filter((d) => d.build === name).map((d) => ({ caseId: r.caseId, transport: r.transport, status: d.status })),
+    );
+    expect(drift.filter((d) => d.status === "unchanged" && d.transport === "jsonrpc").length).toBeGreaterThan(100);
+    expect(drift.filter((d) => d.status === "changed").map((d) => d.caseId)).toEqual([]);
   });
 
   realTest("the JSON twin of the fidelity table follows schemas/fidelity.schema.json", () => {
@@ -57,8 +68,9 @@ describe(`real zainod ${pin.version} against the fixture`, () => {
   });
 
   realTest("every divergence of the real build from the oracle and the other builds is in the ledger", () => {
-    const fresh = run.session.results.flatMap((r) => r.divergences.filter((d) => d.build === name && d.quirk === null)
-      .map((d) => `${d.caseId} ${d.kind} ${d.path}`));
+    const fresh = run.session.results.flatMap((r) =>
+      r.divergences.filter((d) => d.build === name && d.quirk === null).map((d) => `${d.caseId} ${d.kind} ${d.path}`),
+    );
     expect(fresh).toEqual([]);
   });
 });

@@ -123,16 +123,32 @@ describe(`the wallet's transactions on real zebrad ${pin.version}`, () => {
     // The first transaction after the coinbase of the first block the wallet's spends landed in, in zebrad's own order.
     const firstSpend = (await z.rpc<{ tx: string[] }>("getblock", [String(report.mined[0]!.height), 1])).tx[1];
     expect({
-      taddr_with_utxos: a.taddr_with_utxos, taddr_spent: a.taddr_spent, taddr_p2sh: a.taddr_p2sh, txid_transparent: a.txid_transparent,
-      block_with_transparent_spends: a.block_with_transparent_spends, txid_mempool: a.txid_mempool, mempool_size: a.mempool_size,
+      taddr_with_utxos: a.taddr_with_utxos,
+      taddr_spent: a.taddr_spent,
+      taddr_p2sh: a.taddr_p2sh,
+      txid_transparent: a.txid_transparent,
+      block_with_transparent_spends: a.block_with_transparent_spends,
+      txid_mempool: a.txid_mempool,
+      mempool_size: a.mempool_size,
     }).toEqual({
-      taddr_with_utxos: miner.address, taddr_spent: other.address, taddr_p2sh: p2shAddress(), txid_transparent: firstSpend,
-      block_with_transparent_spends: report.mined[0]!.height, txid_mempool: report.mempool[0]!.txid, mempool_size: report.mempool.length,
+      taddr_with_utxos: miner.address,
+      taddr_spent: other.address,
+      taddr_p2sh: p2shAddress(),
+      txid_transparent: firstSpend,
+      block_with_transparent_spends: report.mined[0]!.height,
+      txid_mempool: report.mempool[0]!.txid,
+      mempool_size: report.mempool.length,
     });
   });
 
   realTest("regtest.json's transactions follow schemas/regtest.schema.json", () => {
-    const net = { zebrad: z, tip: MIN_FIRST_STRETCH + 20, timings: { zebradStartMs: z.startMs, stretches, exportMs: 0, ingestMs: {} }, notes: [], transact: report };
+    const net = {
+      zebrad: z,
+      tip: MIN_FIRST_STRETCH + 20,
+      timings: { zebradStartMs: z.startMs, stretches, exportMs: 0, ingestMs: {} },
+      notes: [],
+      transact: report,
+    };
     const doc = regtestDocument(net as unknown as RegtestNetwork, recipe, "blocks.txt", new Date(), { builds: [] } as unknown as RunConfig, 0);
     expect(schemaErrors("regtest", doc)).toEqual([]);
     expect(doc.transactions?.mempool.map((t) => t.txid)).toEqual(report.mempool.map((t) => t.txid));
@@ -140,35 +156,47 @@ describe(`the wallet's transactions on real zebrad ${pin.version}`, () => {
 
   // Last: it adds to zebrad's mempool. Each server gets a spend of its own (one mempool
   // behind them all would reject the same bytes a second time).
-  realTest("a fresh valid spend sent with SendTransaction through zebrad's own server, lightwalletd and zainod is accepted and reaches zebrad's mempool", async () => {
-    const servers = [{ name: realBuildName(pin), grpcUrl: z.grpcUrl }, ...indexers.map((s) => ({ name: realBuildName(s.pin), grpcUrl: s.grpcUrl }))];
-    const info = await z.rpc<{ blocks: number; consensus: { nextblock: string } }>("getblockchaininfo");
-    // Coinbases 1 to 4 are spent in blocks, 6 by the mempool (the first above 5, which stays unspent).
-    const coins = matureUtxos(await utxos(miner.address), info.blocks).filter((u) => u.height > 6).sort((x, y) => x.height - y.height);
-    for (const [i, server] of servers.entries()) {
-      const coin = coins[i]!;
-      const spend = buildTransparentSpend({ utxos: [coin], key: miner, outputs: [{ address: other.address, value: coin.value / 2n }], branchId: Number.parseInt(info.consensus.nextblock, 16), expiryHeight: info.blocks + 40 });
-      const target = grpcTarget({ url: server.grpcUrl });
-      try {
-        const obs = await target.call(CompactTxStreamer.method.sendTransaction, create(RawTransactionSchema, { data: spend.raw }), { deadlineMs: 30_000 });
-        expect([server.name, obs.code, obs.message]).toEqual([server.name, 0, ""]);
-        const answer = fromBinary(SendResponseSchema, obs.messages[0]!);
-        // Every server names the txid (lightwalletd v0.5.4 as the node's JSON string, quotes included).
-        expect([server.name, answer.errorCode, answer.errorMessage.includes(spend.txid)]).toEqual([server.name, 0, true]);
-        // The same bytes again: every server refuses them, in a SendResponse or as a gRPC error.
-        const again = await target.call(CompactTxStreamer.method.sendTransaction, create(RawTransactionSchema, { data: spend.raw }), { deadlineMs: 30_000 });
-        const refusal = again.code === 0 ? fromBinary(SendResponseSchema, again.messages[0]!).errorMessage : again.message;
-        // Zaino 0.9.0 loses the node's words on a send error (its error shaping, ledger zaino-send-rejection-internal).
-        const passedOn = server.name === "zaino 0.9.0 (real)"
-          ? "InternalServerError: error receiving data from backing node"
-          : expect.stringContaining("transaction already exists in mempool");
-        expect([server.name, refusal]).toEqual([server.name, passedOn]);
-      } finally {
-        await target.close();
+  realTest(
+    "a fresh valid spend sent with SendTransaction through zebrad's own server, lightwalletd and zainod is accepted and reaches zebrad's mempool",
+    async () => {
+      const servers = [{ name: realBuildName(pin), grpcUrl: z.grpcUrl }, ...indexers.map((s) => ({ name: realBuildName(s.pin), grpcUrl: s.grpcUrl }))];
+      const info = await z.rpc<{ blocks: number; consensus: { nextblock: string } }>("getblockchaininfo");
+      // Coinbases 1 to 4 are spent in blocks, 6 by the mempool (the first above 5, which stays unspent).
+      const coins = matureUtxos(await utxos(miner.address), info.blocks)
+        .filter((u) => u.height > 6)
+        .sort((x, y) => x.height - y.height);
+      for (const [i, server] of servers.entries()) {
+        const coin = coins[i]!;
+        const spend = buildTransparentSpend({
+          utxos: [coin],
+          key: miner,
+          outputs: [{ address: other.address, value: coin.value / 2n }],
+          branchId: Number.parseInt(info.consensus.nextblock, 16),
+          expiryHeight: info.blocks + 40,
+        });
+        const target = grpcTarget({ url: server.grpcUrl });
+        try {
+          const obs = await target.call(CompactTxStreamer.method.sendTransaction, create(RawTransactionSchema, { data: spend.raw }), { deadlineMs: 30_000 });
+          expect([server.name, obs.code, obs.message]).toEqual([server.name, 0, ""]);
+          const answer = fromBinary(SendResponseSchema, obs.messages[0]!);
+          // Every server names the txid (lightwalletd v0.5.4 as the node's JSON string, quotes included).
+          expect([server.name, answer.errorCode, answer.errorMessage.includes(spend.txid)]).toEqual([server.name, 0, true]);
+          // The same bytes again: every server refuses them, in a SendResponse or as a gRPC error.
+          const again = await target.call(CompactTxStreamer.method.sendTransaction, create(RawTransactionSchema, { data: spend.raw }), { deadlineMs: 30_000 });
+          const refusal = again.code === 0 ? fromBinary(SendResponseSchema, again.messages[0]!).errorMessage : again.message;
+          // Zaino 0.9.0 loses the node's words on a send error (its error shaping, ledger zaino-send-rejection-internal).
+          const passedOn =
+            server.name === "zaino 0.9.0 (real)"
+              ? "InternalServerError: error receiving data from backing node"
+              : expect.stringContaining("transaction already exists in mempool");
+          expect([server.name, refusal]).toEqual([server.name, passedOn]);
+        } finally {
+          await target.close();
+        }
+        const deadline = performance.now() + 30_000;
+        while (!(await z.rpc<string[]>("getrawmempool")).includes(spend.txid) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+        expect([server.name, (await z.rpc<string[]>("getrawmempool")).includes(spend.txid)]).toEqual([server.name, true]);
       }
-      const deadline = performance.now() + 30_000;
-      while (!(await z.rpc<string[]>("getrawmempool")).includes(spend.txid) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-      expect([server.name, (await z.rpc<string[]>("getrawmempool")).includes(spend.txid)]).toEqual([server.name, true]);
-    }
-  });
+    },
+  );
 });

@@ -23,8 +23,21 @@ import { CASES } from "./tools/real-fidelity.js";
 
 const { pin, installed, realTest } = realGate("zebrad");
 // The chain is mined without the wallet's transactions, so the mempool cases probe an empty mempool.
-const METHODS = ["GetLatestBlock", "GetBlock", "GetBlockRange", "GetTreeState", "GetTaddressBalance", "GetAddressUtxos", "GetMempoolTx", "GetMempoolStream",
-  "getblock", "getblockchaininfo", "z_gettreestate", "getrawmempool", "getmempoolinfo"];
+const METHODS = [
+  "GetLatestBlock",
+  "GetBlock",
+  "GetBlockRange",
+  "GetTreeState",
+  "GetTaddressBalance",
+  "GetAddressUtxos",
+  "GetMempoolTx",
+  "GetMempoolStream",
+  "getblock",
+  "getblockchaininfo",
+  "z_gettreestate",
+  "getrawmempool",
+  "getmempoolinfo",
+];
 const quiet = { stdout: () => {}, stderr: () => {} };
 
 describe(`real zebrad ${pin.version} on regtest`, () => {
@@ -74,7 +87,9 @@ describe(`real zebrad ${pin.version} on regtest`, () => {
 
   realTest("every divergence of a real build is in the ledger, an empty mempool's answers included", () => {
     const real = new Set(prepared.inputs.config.builds.filter((b) => b.pin !== undefined).map((b) => b.name));
-    const fresh = run.results.flatMap((r) => r.divergences.filter((d) => real.has(d.build) && d.quirk === null).map((d) => `${d.caseId} ${d.build} ${d.kind} ${d.path}`));
+    const fresh = run.results.flatMap((r) =>
+      r.divergences.filter((d) => real.has(d.build) && d.quirk === null).map((d) => `${d.caseId} ${d.build} ${d.kind} ${d.path}`),
+    );
     expect(fresh).toEqual([]);
     expect(run.results.filter((r) => !r.skipped).length).toBeGreaterThan(0);
     const empty = run.results.filter((r) => r.method === "GetMempoolTx" && !r.skipped);

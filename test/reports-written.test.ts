@@ -23,15 +23,21 @@ beforeAll(async () => {
   dir = tempDir();
   for (const [file, text] of Object.entries(SMALL_CORPUS)) dir.write(join("small", file), text);
   dir.write("small/chains/fixture.yaml", chainProfileYaml("fixture", "regtest", net.anchors));
-  dir.write("slow/grpc/GetBlock.yaml", ["method: GetBlock", "cases:", ...Array.from({ length: CASES }, (_, i) => `  - { id: h${i + 1}, request: { height: ${i + 1} } }`)].join("\n"));
+  dir.write(
+    "slow/grpc/GetBlock.yaml",
+    ["method: GetBlock", "cases:", ...Array.from({ length: CASES }, (_, i) => `  - { id: h${i + 1}, request: { height: ${i + 1} } }`)].join("\n"),
+  );
   dir.write("slow/chains/fixture.yaml", chainProfileYaml("fixture", "regtest", net.anchors));
   // One call at a time, so the cases queue behind each other.
-  config = dir.write("zconform.config.yaml", [
-    "chain: fixture",
-    `oracle: { jsonrpc: { url: "${net.jsonrpc}", cookieFile: "${net.cookie}" } }`,
-    "builds:",
-    `  - { name: slow, implementation: other, concurrency: 1, grpc: { url: "${proxy.grpcUrl}" }, jsonrpc: { url: "${proxy.jsonrpcUrl}", cookieFile: "${net.jsonrpcProfiles.reference!.cookie}" } }`,
-  ].join("\n"));
+  config = dir.write(
+    "zconform.config.yaml",
+    [
+      "chain: fixture",
+      `oracle: { jsonrpc: { url: "${net.jsonrpc}", cookieFile: "${net.cookie}" } }`,
+      "builds:",
+      `  - { name: slow, implementation: other, concurrency: 1, grpc: { url: "${proxy.grpcUrl}" }, jsonrpc: { url: "${proxy.jsonrpcUrl}", cookieFile: "${net.jsonrpcProfiles.reference!.cookie}" } }`,
+    ].join("\n"),
+  );
 });
 
 afterAll(async () => {
@@ -54,8 +60,9 @@ describe("reports are written however the run ends", () => {
     // close still awaited: the CLI exited with 13 and wrote no report at all.
     proxy.rules = [];
     const p = reportPaths("files");
-    const r = await runCli(["run", "-c", config, "--cases", join(dir.path, "small"), "-q", ...reportArgs(p)], 60_000,
-      { files: { stdout: join(dir.path, "out.txt"), stderr: join(dir.path, "err.txt") } });
+    const r = await runCli(["run", "-c", config, "--cases", join(dir.path, "small"), "-q", ...reportArgs(p)], 60_000, {
+      files: { stdout: join(dir.path, "out.txt"), stderr: join(dir.path, "err.txt") },
+    });
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
     const report = JSON.parse(readFileSync(p.json, "utf8")) as JsonReport;
     expect(report).toMatchObject({ partial: false, exitCode: 0 });

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startFixtureNetwork, type FixtureNetwork } from "../src/zcash/fixture/network.js";
-import type { JsonReportFile } from "../src/core/report/json-file.js";
+import { pageDataText } from "../src/core/report/html-page-data.test-helper.js";
+import { readJsonReport } from "../src/core/report/json-file.js";
 import { runCli } from "./tools/cli.js";
 import { startEchoJsonRpc, unicodeEscaped, type HostileServer } from "./tools/hostile-servers.js";
 import { chainProfileYaml, SMALL_CORPUS, tempDir, type TempDir } from "./tools/temp-corpus.js";
@@ -87,25 +88,43 @@ describe("secrets in every encoding", () => {
 
   test("no marker, in any encoding, in any report, golden, stream or config error", async () => {
     const echoUrl = new URL(echo.url);
-    const cfg = dir.write("zconform.config.yaml", [
-      "chain: fixture",
-      `oracle: { jsonrpc: { url: "${net.jsonrpc}", cookieFile: "${net.cookie}" } }`,
-      "builds:",
-      `  - { name: reference, implementation: other, grpc: { url: "${net.grpc.reference}" } }`,
-      `  - { name: echo-a, implementation: other, jsonrpc: { url: "http://${URL_USER}:${PASSWORD}@${echoUrl.host}/?apikey=${QUERY}", headers: { x-macaroon: "${MACAROON}", x-build: echo-a }, public: [x-build] } }`,
-      `  - { name: echo-b, implementation: other, jsonrpc: { url: "${echo.url}", bearerToken: "${BEARER}" } }`,
-    ].join("\n"));
+    const cfg = dir.write(
+      "zconform.config.yaml",
+      [
+        "chain: fixture",
+        `oracle: { jsonrpc: { url: "${net.jsonrpc}", cookieFile: "${net.cookie}" } }`,
+        "builds:",
+        `  - { name: reference, implementation: other, grpc: { url: "${net.grpc.reference}" } }`,
+        `  - { name: echo-a, implementation: other, jsonrpc: { url: "http://${URL_USER}:${PASSWORD}@${echoUrl.host}/?apikey=${QUERY}", headers: { x-macaroon: "${MACAROON}", x-build: echo-a }, public: [x-build] } }`,
+        `  - { name: echo-b, implementation: other, jsonrpc: { url: "${echo.url}", bearerToken: "${BEARER}" } }`,
+      ].join("\n"),
+    );
     // A config with mistakes beside a password in a URL: the errors must not quote it.
-    const bad = dir.write("bad.config.yaml", [
-      "chain: fixture",
-      "builds:",
-      `  - { name: a, implementation: other, grpc: { url: "http://${CONFIG_ERROR}:${CONFIG_ERROR}@h:1/\${NOT CLOSED" } }`,
-      `  - { name: b, implementation: nope, grpc: { url: "htt://user:${CONFIG_ERROR}@h", bogus: 1 }, jsonrpc: { url: "http://${CONFIG_ERROR}:${CONFIG_ERROR}@h:1/?k=${CONFIG_ERROR}", user: x } }`,
-    ].join("\n"));
+    const bad = dir.write(
+      "bad.config.yaml",
+      [
+        "chain: fixture",
+        "builds:",
+        `  - { name: a, implementation: other, grpc: { url: "http://${CONFIG_ERROR}:${CONFIG_ERROR}@h:1/\${NOT CLOSED" } }`,
+        `  - { name: b, implementation: nope, grpc: { url: "htt://user:${CONFIG_ERROR}@h", bogus: 1 }, jsonrpc: { url: "http://${CONFIG_ERROR}:${CONFIG_ERROR}@h:1/?k=${CONFIG_ERROR}", user: x } }`,
+      ].join("\n"),
+    );
     const out = join(dir.path, "out");
     const cases = join(dir.path, "cases");
     const runs = [
-      await runCli(["run", "-c", cfg, "--cases", cases, "--json", join(out, "report.json"), "--junit", join(out, "report.xml"), "--html", join(out, "report.html")]),
+      await runCli([
+        "run",
+        "-c",
+        cfg,
+        "--cases",
+        cases,
+        "--json",
+        join(out, "report.json"),
+        "--junit",
+        join(out, "report.xml"),
+        "--html",
+        join(out, "report.html"),
+      ]),
       await runCli(["record", "-c", cfg, "--cases", cases, "--dir", join(out, "golden")]),
       await runCli(["run", "-c", bad, "--cases", cases]),
     ];
@@ -113,18 +132,26 @@ describe("secrets in every encoding", () => {
     expect(runs[2]!.stderr).toContain("bad.config.yaml:3");
 
     const outputs: [string, string][] = [
-      ...runs.flatMap((r, i): [string, string][] => [[`stdout of run ${i}`, r.stdout], [`stderr of run ${i}`, r.stderr]]),
+      ...runs.flatMap((r, i): [string, string][] => [
+        [`stdout of run ${i}`, r.stdout],
+        [`stderr of run ${i}`, r.stderr],
+      ]),
       ...allFiles(out).map((f): [string, string] => [f, readFileSync(f, "latin1")]),
+      // What the files hold compressed: the HTML report's embedded data, the JSON report's long requests.
+      ...allFiles(out)
+        .filter((f) => f.endsWith(".html"))
+        .map((f): [string, string] => [`${f} (embedded data)`, pageDataText(readFileSync(f, "utf8"))]),
+      [`${join(out, "report.json")} (read back)`, JSON.stringify(readJsonReport(join(out, "report.json")))],
     ];
     expect(allFiles(out).filter((f) => f.includes("golden")).length).toBeGreaterThan(0);
     const hits = outputs.flatMap(([where, text]) => MARKERS.flatMap((m) => leaks(text, m).map((how) => `${where}: ${m} as ${how}`)));
     expect(hits).toEqual([]);
 
     // The echo builds did answer with the markers; the report shows them masked.
-    const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8")) as JsonReportFile;
+    const report = readJsonReport(join(out, "report.json"));
     const answer = report.cases.find((c) => c.caseId === "getblockcount/count")!.answers.find((a) => a.side === "echo-a")!;
     expect(answer.status).toBe("OK");
-    const echoed = ("json" in answer ? (answer.json as { result: string[] }).result : []);
+    const echoed = "json" in answer ? (answer.json as { result: string[] }).result : [];
     expect(echoed).toContain("plain ***");
     expect(echoed).toContain("escaped ***");
   }, 180_000);

@@ -12,6 +12,8 @@ import { join } from "node:path";
 import { startFixtureNetwork, type FixtureNetwork } from "../src/zcash/fixture/network.js";
 import type { JsonReport } from "../src/core/report/json.js";
 import { basicHeader, cookieToken } from "../src/core/targets/auth.js";
+import { pageDataText } from "../src/core/report/html-page-data.test-helper.js";
+import { readJsonReport } from "../src/core/report/json-file.js";
 import { runCli } from "./tools/cli.js";
 import { startFaultProxy, type FaultProxy } from "./tools/fault-proxy.js";
 import { chainProfileYaml, SMALL_CORPUS, tempDir, type TempDir } from "./tools/temp-corpus.js";
@@ -96,7 +98,11 @@ describe("secrets in every output", () => {
     const env = { ZCF_REF_TOKEN: refToken };
     const cases = join(dir.path, "cases");
     const runs = [
-      await runCli(["run", "-c", cfg, "--cases", cases, "--json", join(out, "report.json"), "--junit", join(out, "report.xml"), "--html", join(out, "report.html")], 60_000, { env }),
+      await runCli(
+        ["run", "-c", cfg, "--cases", cases, "--json", join(out, "report.json"), "--junit", join(out, "report.xml"), "--html", join(out, "report.html")],
+        60_000,
+        { env },
+      ),
       await runCli(["record", "-c", cfg, "--cases", cases, "--dir", join(out, "golden")], 60_000, { env }),
     ];
     for (const r of runs) expect([0, 1]).toContain(r.code);
@@ -104,8 +110,16 @@ describe("secrets in every output", () => {
     const secrets = [BEARER, API_KEY, refToken, oracleToken, basicHeader("__cookie__", refToken), basicHeader("__cookie__", oracleToken), `Bearer ${BEARER}`];
     const forms = [...new Set(secrets.flatMap(spellings))];
     const outputs: [string, string][] = [
-      ...runs.flatMap((r, i): [string, string][] => [[`stdout of run ${i}`, r.stdout], [`stderr of run ${i}`, r.stderr]]),
+      ...runs.flatMap((r, i): [string, string][] => [
+        [`stdout of run ${i}`, r.stdout],
+        [`stderr of run ${i}`, r.stderr],
+      ]),
       ...allFiles(out).map((f): [string, string] => [f, readFileSync(f, "latin1")]),
+      // What the files hold compressed: the HTML report's embedded data, the JSON report's long requests.
+      ...allFiles(out)
+        .filter((f) => f.endsWith(".html"))
+        .map((f): [string, string] => [`${f} (embedded data)`, pageDataText(readFileSync(f, "utf8"))]),
+      [`${join(out, "report.json")} (read back)`, JSON.stringify(readJsonReport(join(out, "report.json")))],
     ];
     expect(outputs.length).toBeGreaterThan(8); // three reports, goldens, and the streams
     const hits = outputs.flatMap(([where, text]) => forms.filter((f) => text.includes(f)).map((f) => `${where}: ${f}`));

@@ -89,7 +89,12 @@ export function recordedDivergences(results: readonly CaseResult[], protocol: Pi
     if (!a || !golden) return [];
     const rpc = r.transport === "grpc" ? rpcOf(protocol, r.method) : undefined;
     const cmp = compareObservations(observationOf(golden, r.method), observationOf(goldenOf(r.caseId, a), r.method), {
-      left: "recorded", right: a.side, ...(rpc ? { method: rpc } : {}), volatile: r.volatile, unordered: r.unordered, patch: false,
+      left: "recorded",
+      right: a.side,
+      ...(rpc ? { method: rpc } : {}),
+      volatile: r.volatile,
+      unordered: r.unordered,
+      patch: false,
     });
     return cmp.divergences.map((d) => key(r.caseId, d));
   });
@@ -123,7 +128,13 @@ export async function runMutant(h: Harness, m: Mutant, base: Baseline): Promise<
   const before = new Set(h.stale(base.results.filter((r) => m.methods.includes(r.method))));
   const stale = h.stale(run.results).filter((s) => !before.has(s));
   const evidence = [...fresh, ...stale, ...recorded.map((k) => `recorded: ${k}`)];
-  const absorbedBy = [...new Set(run.results.flatMap((r) => r.divergences)
-    .filter((d) => d.quirk !== null && (m.build === "compact" || d.build === m.build)).map((d) => d.quirk!))].sort();
+  const absorbedBy = [
+    ...new Set(
+      run.results
+        .flatMap((r) => r.divergences)
+        .filter((d) => d.quirk !== null && (m.build === "compact" || d.build === m.build))
+        .map((d) => d.quirk!),
+    ),
+  ].sort();
   return { mutant: m, killed: evidence.length > 0, evidence, absorbedBy, ms: performance.now() - t0 };
 }

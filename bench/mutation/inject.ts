@@ -14,6 +14,7 @@ import type { Protocol } from "../../src/core/run/protocol.js";
 import type { GrpcObservation } from "../../src/core/targets/observation.js";
 
 /** Whichever message the rpc carries: operators read and set its fields by name, whatever its type. */
+// biome-ignore lint/suspicious/noExplicitAny: operators are written once for every message type of the protocol
 export type AnyMessage = any;
 
 /** A change to one rpc of one build: to its request, its answers, or its error status. */
@@ -85,7 +86,10 @@ function mutatedHandler(kind: string, h: Handler, m: GrpcMutation): Handler {
 }
 
 /** The service with every rpc asking `active` at call time. */
-export function injectedService(impl: ServiceImpl<typeof CompactTxStreamer>, active: (rpc: string) => GrpcMutation | undefined): ServiceImpl<typeof CompactTxStreamer> {
+export function injectedService(
+  impl: ServiceImpl<typeof CompactTxStreamer>,
+  active: (rpc: string) => GrpcMutation | undefined,
+): ServiceImpl<typeof CompactTxStreamer> {
   const out: Record<string, Handler> = {};
   for (const method of CompactTxStreamer.methods) {
     const h = (impl as unknown as Record<string, Handler>)[method.localName]!.bind(impl);

@@ -1,7 +1,7 @@
 // The mutation operators: small changes a faulty build could make to what it answers,
 // as plain functions over the protobuf messages (and JSON-RPC answers) of the protocol.
 
-import { Code } from "@connectrpc/connect";
+import type { Code } from "@connectrpc/connect";
 import type { AnyMessage } from "./inject.js";
 import { F64 } from "../../src/zcash/fixture/jsonrpc/json.js";
 
@@ -13,10 +13,12 @@ export const duplicateFirst = (ms: Msgs): Msgs => (ms.length === 0 ? ms : [ms[0]
 export const swapFirstTwo = (ms: Msgs): Msgs => (ms.length < 2 ? ms : [ms[1], ms[0], ...ms.slice(2)]);
 
 /** Applies `f` to every message of the answer. */
-export const each = (f: (m: AnyMessage) => void) => (ms: Msgs): Msgs => {
-  ms.forEach(f);
-  return ms;
-};
+export const each =
+  (f: (m: AnyMessage) => void) =>
+  (ms: Msgs): Msgs => {
+    ms.forEach(f);
+    return ms;
+  };
 
 export const reversed = (b: Uint8Array): Uint8Array => Uint8Array.from(b).reverse();
 
@@ -32,7 +34,10 @@ export const flipLast = (b: Uint8Array): Uint8Array => {
 };
 
 /** One error class answered with another status. */
-export const recode = (from: Code, to: Code) => (c: Code): Code => (c === from ? to : c);
+export const recode =
+  (from: Code, to: Code) =>
+  (c: Code): Code =>
+    c === from ? to : c;
 
 /** Every compact transaction of compact blocks (GetBlock, ranges) or of a mempool answer. */
 export function compactTxs(m: AnyMessage): AnyMessage[] {
@@ -77,7 +82,8 @@ export function perturbJson(v: unknown): unknown {
       return x.length === 0 ? "0" : x.slice(0, -1) + (x.endsWith("0") ? "1" : "0");
     }
     if (Array.isArray(x)) return x.map(walk);
-    if (x !== null && typeof x === "object" && Object.getPrototypeOf(x) === Object.prototype) return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, walk(y)]));
+    if (x !== null && typeof x === "object" && Object.getPrototypeOf(x) === Object.prototype)
+      return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, walk(y)]));
     return x;
   };
   return walk(v);

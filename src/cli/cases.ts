@@ -4,6 +4,8 @@ import { loadCorpus } from "../core/corpus/load.js";
 import { ProblemsError } from "../core/io/located-yaml.js";
 import type { Output } from "./output.js";
 import { lightwalletProtocol } from "../zcash/protocol.js";
+import type { Command } from "commander";
+import { casesOption } from "./cases-option.js";
 
 export interface CaseListing {
   id: string;
@@ -43,4 +45,16 @@ export async function casesCommand(opts: { cases: string; json?: boolean }, out:
   const methods = new Set(listing.map((c) => `${c.transport}:${c.method}`));
   out.stdout(`${listing.length} cases over ${methods.size} methods`);
   return 0;
+}
+
+/** Declares `zconform cases` on the program. */
+export function registerCases(program: Command, io: Output): void {
+  program
+    .command("cases")
+    .description("list the corpus: one entry per case with id, method and transport")
+    .addOption(casesOption("corpus folder"))
+    .option("--json", "print a JSON array instead of a table")
+    .action(async (opts: { cases: string; json?: boolean }) => {
+      process.exitCode = await casesCommand(opts, io);
+    });
 }

@@ -10,6 +10,8 @@ import { ProblemsError } from "../core/io/located-yaml.js";
 import { guarded, InputError } from "./inputs.js";
 import type { Output } from "./output.js";
 import { lightwalletProtocol } from "../zcash/protocol.js";
+import type { Command } from "commander";
+import { casesOption } from "./cases-option.js";
 
 export interface CoverageOptions {
   cases: string;
@@ -33,4 +35,20 @@ export async function coverageCommand(o: CoverageOptions, out: Output): Promise<
   if (o.json) out.stdout(JSON.stringify(loaded, null, 2));
   else for (const line of formatCoverage(loaded)) out.stdout(line);
   return 0;
+}
+
+/** Declares `zconform coverage` on the program. */
+export function registerCoverage(program: Command, io: Output): void {
+  program
+    .command("coverage")
+    .description(
+      "list the rpcs, request fields, enum values and JSON-RPC methods that no case exercises (requests planned with a chain profile's anchors, " +
+        "a live chain's tip at the profile's frozen block), and every case the chain cannot plan, with why",
+    )
+    .addOption(casesOption("corpus folder"))
+    .option("--chain <name>", "chain profile whose anchors plan the requests (<cases>/chains/<name>.yaml)", "fixture")
+    .option("--json", "print a stable JSON object instead of text")
+    .action(async (opts: CoverageOptions) => {
+      process.exitCode = await coverageCommand(opts, io);
+    });
 }

@@ -53,4 +53,37 @@ describe("zconform darkside", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  withLightwalletd(
+    "--reorg: the run and its reorganizations at depths 1 and 3, a line each with how long lightwalletd took, totals, and a JSON report valid against the schema",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "zconform-darkside-cli-"));
+      try {
+        const c = capture();
+        const json = join(dir, "darkside.json");
+        const code = await darksideCommand(
+          { chain: [chainPath("lightwalletd", "testnet-380640-380643.blocks.txt")], cases: join(ROOT, "cases"), json, reorg: true },
+          c.io,
+        );
+        expect({ code, out: c.out }).toMatchObject({ code: 0 });
+        const at = c.out.indexOf("reorganized testnet-380640-380643.blocks.txt (testnet 380640–380643):");
+        expect(at).toBeGreaterThan(0);
+        expect(c.out[at + 1]).toMatch(
+          /^ {2}depth 1 from 380643 \(1 transaction dropped\): tip named in \d+ ms, blocks served in \d+ ms.*; checks \d+ equal, \d+ explained, 0 unexplained.*; chain after it \d+ equal, \d+ explained, 0 unexplained$/,
+        );
+        expect(c.out[at + 2]).toMatch(/^ {2}depth 3 from 380641 \(0 transactions dropped\): /);
+        expect(c.out[c.out.length - 1]).toMatch(
+          /^reorganizations: 2 in 1 runs \(0 failed\); checks \d+ equal, \d+ explained, 0 unexplained; chains after them \d+ equal, \d+ explained, 0 unexplained$/,
+        );
+        const report = JSON.parse(readFileSync(json, "utf8")) as DarksideReport;
+        const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(ROOT, "schemas", "darkside.schema.json"), "utf8")));
+        validate(report);
+        expect(validate.errors ?? []).toEqual([]);
+        expect(report.totals.reorgs).toMatchObject({ runs: 1, failedRuns: 0, reorganizations: 2 });
+        expect(report.reorgs?.map((r) => ("error" in r ? r.error : r.reorgs.map((g) => g.depth)))).toEqual([[1, 3]]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

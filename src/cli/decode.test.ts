@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { create, fromJson, toBinary } from "@bufbuild/protobuf";
 import { ChainMetadataSchema, CompactBlockSchema } from "../zcash/gen/walletrpc/compact_formats_pb.js";
 import { chainPath, chainTest, readChainText, readHexLines } from "../../test/chain-data.js";
+import { INPUT_LIMITS } from "../core/io/input-limits.js";
+import { sparseFile, tooLarge } from "../core/io/oversized.test-helper.js";
 import { decodeCommand, EXIT_BAD_INPUT, EXIT_INVALID_BLOCK, EXIT_OK, type DecodeCommandOptions } from "./decode.js";
 
 async function run(file: string, opts: DecodeCommandOptions = {}) {
@@ -37,9 +39,13 @@ describe("decodeCommand on real chain data", () => {
     expect(r.json.every((j) => j.merkleRootValid === true && j.txCount === 1 && j.upgrade === "Sprout")).toBe(true);
     for (let i = 1; i < r.json.length; i++) expect(r.json[i].prevHash).toBe(r.json[i - 1].hash);
     // Zebra's getblock verbosity 1 of mainnet height 1 (hash and the coinbase txid).
-    const snap = JSON.parse(readChainText("zebra", "rpc-snapshots", "get_block_verbose_height_verbosity_1@mainnet_10.snap").split(/^---$/m).slice(2).join("---"));
+    const snap = JSON.parse(
+      readChainText("zebra", "rpc-snapshots", "get_block_verbose_height_verbosity_1@mainnet_10.snap").split(/^---$/m).slice(2).join("---"),
+    );
     expect([r.json[1].hash, r.json[1].txids]).toEqual([snap.hash, snap.tx]);
-    expect(Object.keys(r.json[0])).toEqual(expect.arrayContaining(["height", "hash", "prevHash", "merkleRootValid", "txids", "time", "version", "size", "txCount", "txVersions"]));
+    expect(Object.keys(r.json[0])).toEqual(
+      expect.arrayContaining(["height", "hash", "prevHash", "merkleRootValid", "txids", "time", "version", "size", "txCount", "txVersions"]),
+    );
   });
 
   chainTest("a binary block (testnet 141042)", async () => {
@@ -69,7 +75,9 @@ describe("decodeCommand on real chain data", () => {
     expect(r.code).toBe(EXIT_INVALID_BLOCK);
     expect(r.json).toHaveLength(1);
     expect(r.json[0].merkleRootValid).toBe(false);
-    expect(r.stderr).toEqual([expect.stringMatching(/block-main-0-000-202-bad\.txt:1: merkle root mismatch: header has [0-9a-f]{64}, the transactions give [0-9a-f]{64}$/)]);
+    expect(r.stderr).toEqual([
+      expect.stringMatching(/block-main-0-000-202-bad\.txt:1: merkle root mismatch: header has [0-9a-f]{64}, the transactions give [0-9a-f]{64}$/),
+    ]);
   });
 
   chainTest("lightwalletd's badblocks-malformed.txt: every line reported with file, line and offset, exit 2", async () => {
@@ -80,7 +88,11 @@ describe("decodeCommand on real chain data", () => {
     expect(r.stderr).toHaveLength(10);
     expect(r.stderr[0]).toBe(`${file}:1: bad hex: not hex: "x" at character 4`);
     expect(r.stderr[1]).toBe(`${file}:2: bad block: offset 0: truncated reading header.version (need 4 bytes, 3 left)`);
-    r.stderr.slice(1).forEach((m, i) => expect(m).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:${i + 2}: bad block: offset \\d+: truncated reading header\\.`)));
+    r.stderr
+      .slice(1)
+      .forEach((m, i) =>
+        expect(m).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:${i + 2}: bad block: offset \\d+: truncated reading header\\.`)),
+      );
   });
 });
 
@@ -104,6 +116,17 @@ describe("decodeCommand on bad input", () => {
     expect([empty.code, empty.stderr[0]]).toEqual([EXIT_BAD_INPUT, expect.stringContaining("no blocks")]);
     const missing = await run(join(dir, "nope.txt"));
     expect([missing.code, missing.stderr[0]]).toEqual([EXIT_BAD_INPUT, expect.stringContaining("cannot read")]);
+  });
+
+  test("a block file over the size limit, hex or binary: exit 2 naming the file and the limit, before it is read", async () => {
+    for (const name of ["huge.txt", "huge.bin"]) {
+      const file = sparseFile(join(dir, name));
+      expect(await run(file)).toMatchObject({
+        code: EXIT_BAD_INPUT,
+        stdout: [],
+        stderr: [`${file}: ${tooLarge("the block file", INPUT_LIMITS.blockFileBytes)}`],
+      });
+    }
   });
 
   test("an unknown network exits 2", async () => {

@@ -1,7 +1,6 @@
 // `zconform decode <file>`: decode raw Zcash blocks (hex lines or one binary block) and
 // print one JSON object per block, or the derived CompactBlock in protobuf JSON.
 // Exit codes: 0 all good, 1 some block's merkle root does not match, 2 unreadable input.
-import { readFile } from "node:fs/promises";
 import { toJson } from "@bufbuild/protobuf";
 import { CompactBlockSchema } from "../zcash/gen/walletrpc/compact_formats_pb.js";
 import { decodeBlock, type DecodedBlock } from "../zcash/codec/block.js";
@@ -9,7 +8,10 @@ import { displayHex, hexToBytes, HexError } from "../zcash/codec/bytes.js";
 import { ALL_POOL_TYPES, compactBlock } from "../zcash/codec/compact.js";
 import { networkByName, upgradeAt, UPGRADE_NAMES, type NetworkName, type NetworkParams } from "../zcash/codec/network.js";
 import { DecodeError } from "../zcash/codec/reader.js";
+import { INPUT_LIMITS, InputTooLargeError, readInputBytes, readInputText } from "../core/io/input-limits.js";
 import type { Output } from "./output.js";
+import type { Command } from "commander";
+import { NETWORK_NAMES, oneOf } from "./options.js";
 
 export interface DecodeCommandOptions {
   /** Adds the network upgrade active at each block's height to the summary. */
@@ -17,7 +19,6 @@ export interface DecodeCommandOptions {
   /** Print the CompactBlock (all pools, transparent included) instead of the summary. */
   compact?: boolean;
 }
-
 
 export const EXIT_OK = 0;
 export const EXIT_INVALID_BLOCK = 1;
@@ -30,12 +31,12 @@ interface Source {
   data: string | Uint8Array;
 }
 
-async function readSources(file: string): Promise<Source[]> {
+function readSources(file: string): Source[] {
   if (file.endsWith(".bin")) {
-    const buf = await readFile(file);
+    const buf = readInputBytes(file, INPUT_LIMITS.blockFileBytes, "the block file");
     return [{ where: file, data: new Uint8Array(buf.buffer, buf.byteOffset, buf.length) }];
   }
-  const text = await readFile(file, "utf8");
+  const text = readInputText(file, INPUT_LIMITS.blockFileBytes, "the block file");
   const sources: Source[] = [];
   text.split("\n").forEach((raw, i) => {
     const line = raw.trim();
@@ -75,9 +76,9 @@ export async function decodeCommand(file: string, opts: DecodeCommandOptions, ou
   }
   let sources: Source[];
   try {
-    sources = await readSources(file);
+    sources = readSources(file);
   } catch (e) {
-    out.stderr(`${file}: cannot read: ${(e as Error).message}`);
+    out.stderr(e instanceof InputTooLargeError ? e.message : `${file}: cannot read: ${(e as Error).message}`);
     return EXIT_BAD_INPUT;
   }
   if (sources.length === 0) {
@@ -99,8 +100,10 @@ export async function decodeCommand(file: string, opts: DecodeCommandOptions, ou
       continue;
     }
     if (!block.merkleRootValid) {
-      out.stderr(`${src.where}: merkle root mismatch: header has ${displayHex(block.header.merkleRoot)}, ` +
-        `the transactions give ${displayHex(block.computedMerkleRoot)}`);
+      out.stderr(
+        `${src.where}: merkle root mismatch: header has ${displayHex(block.header.merkleRoot)}, ` +
+          `the transactions give ${displayHex(block.computedMerkleRoot)}`,
+      );
       invalidBlock = true;
     }
     if (opts.compact) {
@@ -115,4 +118,17 @@ export async function decodeCommand(file: string, opts: DecodeCommandOptions, ou
     }
   }
   return badInput ? EXIT_BAD_INPUT : invalidBlock ? EXIT_INVALID_BLOCK : EXIT_OK;
+}
+
+/** Declares `zconform decode` on the program. */
+export function registerDecode(program: Command, io: Output): void {
+  program
+    .command("decode")
+    .description("decode raw Zcash blocks (a file of hex lines, or a .bin block) to one JSON object per block")
+    .argument("<file>", "file of raw block hex, one block per line, or a binary .bin block")
+    .option("--network <name>", "network for address encoding: mainnet, testnet or regtest", oneOf(NETWORK_NAMES))
+    .option("--compact", "print the derived CompactBlock (protobuf JSON, all pools) instead")
+    .action(async (file: string, opts: DecodeCommandOptions) => {
+      process.exitCode = await decodeCommand(file, opts, io);
+    });
 }

@@ -2,7 +2,8 @@
 // line it prints when ready), for commands that measure: the process that benchmarks then
 // does only the client's work, so its CPU time says whether the client was the limit, and
 // the fixture's own CPU time can be read from outside like any server's. With --real it
-// also starts the installed real servers, which report their pid and data dir.
+// also starts the installed real servers, which report their pid and data dir; with
+// `moving`, its node's chain moves through its JSON-RPC (generate, invalidateblock).
 
 import { spawn } from "node:child_process";
 import { join } from "node:path";
@@ -33,6 +34,8 @@ export interface FixtureProcess {
   chain: { network: NetworkName; baseHeight: number; tipHeight: number };
   /** The real servers it started, as serve-bench reads them. */
   servers: ServerProcessInfo[];
+  /** Set when its node's chain moves: the timing scale its profiles follow with. */
+  moving?: { timingScale: number };
   close(): Promise<void>;
 }
 
@@ -52,6 +55,7 @@ interface ReadyLine {
   jsonrpcProfiles: Record<string, { url: string; cookie: string }>;
   chain: FixtureProcess["chain"];
   anchors: Anchors;
+  moving?: { timingScale: number };
   real?: Record<string, RealEntry>;
 }
 
@@ -61,12 +65,20 @@ export interface FixtureProcessOptions {
   network?: NetworkName;
   acceptTransactions?: boolean;
   real?: boolean;
+  /** Its node's chain moves, the profiles following with their timings × timingScale (synthetic chain only). */
+  moving?: { timingScale: number };
 }
 
 export async function startFixtureProcess(o: FixtureProcessOptions, out: Output): Promise<FixtureProcess> {
   const args = [
-    BIN, "fixture", ...o.profiles.flatMap((p) => ["--profile", p]), ...(o.chainFile ? ["--chain", o.chainFile] : []),
-    ...(o.network ? ["--network", o.network] : []), ...(o.acceptTransactions ? ["--accept-transactions"] : []), ...(o.real ? ["--real"] : []),
+    BIN,
+    "fixture",
+    ...o.profiles.flatMap((p) => ["--profile", p]),
+    ...(o.chainFile ? ["--chain", o.chainFile] : []),
+    ...(o.network ? ["--network", o.network] : []),
+    ...(o.acceptTransactions ? ["--accept-transactions"] : []),
+    ...(o.real ? ["--real"] : []),
+    ...(o.moving ? ["--moving", "--timing-scale", String(o.moving.timingScale)] : []),
   ];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<string>((resolve) => child.on("exit", (code, signal) => resolve(signal ? `signal ${signal}` : `exit code ${code}`)));
@@ -91,7 +103,14 @@ export async function startFixtureProcess(o: FixtureProcessOptions, out: Output)
   let timer: ReturnType<typeof setTimeout> | undefined;
   const ready = await Promise.race([
     new Promise<string>((resolve) => lines.once("line", resolve)),
-    exited.then((how) => new Error(how === "exit code 2" && said.length > 0 ? said.join("\n") : `the fixture process stopped (${how}) before it was ready:\n${said.slice(-8).join("\n")}`)),
+    exited.then(
+      (how) =>
+        new Error(
+          how === "exit code 2" && said.length > 0
+            ? said.join("\n")
+            : `the fixture process stopped (${how}) before it was ready:\n${said.slice(-8).join("\n")}`,
+        ),
+    ),
     new Promise<Error>((resolve) => {
       timer = setTimeout(() => resolve(new Error(`the fixture process was not ready after ${READY_TIMEOUT_MS / 60_000} min`)), READY_TIMEOUT_MS);
     }),
@@ -122,6 +141,7 @@ export async function startFixtureProcess(o: FixtureProcessOptions, out: Output)
     oracle: cookie(line.jsonrpc, line.cookie),
     chain: line.chain,
     servers: real.map(([name, r]) => ({ build: name, pid: r.pid, dataDir: r.dataDir, firstAnswerMs: r.firstAnswerMs, tipMs: r.ingestMs })),
+    ...(line.moving ? { moving: line.moving } : {}),
     close,
   };
 }

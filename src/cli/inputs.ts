@@ -19,6 +19,7 @@ import { ReportWriteError } from "../core/run/session.js";
 import { PreflightError } from "../core/run/preflight.js";
 import type { Output } from "./output.js";
 import { SelectionError, selectCases, type CaseFilter } from "./select.js";
+import type { CaseRef } from "../core/ledger/findings.js";
 import { ChainFileError } from "../zcash/fixture/chain/real.js";
 import type { NetworkName } from "../zcash/codec/network.js";
 import { lightwalletProtocol } from "../zcash/protocol.js";
@@ -31,6 +32,8 @@ export interface CorpusOptions extends CaseFilter {
 export interface RunInputs {
   config: RunConfig;
   cases: Case[];
+  /** Cases of the corpus that --case or --method left out (ledger entries covering one are not judged stale). */
+  leftOut?: CaseRef[];
   chain: ChainProfile;
   ledger: Quirk[];
   /** Set when the inputs come from a fixture network the caller must close. */
@@ -46,11 +49,14 @@ export interface RunInputs {
 
 export { InputError };
 
-export function loadCorpusAndLedger(o: CorpusOptions): { cases: Case[]; ledger: Quirk[] } {
-  const cases = selectCases(loadCorpus(o.cases, lightwalletProtocol), o);
+export function loadCorpusAndLedger(o: CorpusOptions): { cases: Case[]; leftOut: CaseRef[]; ledger: Quirk[] } {
+  const corpus = loadCorpus(o.cases, lightwalletProtocol);
+  const cases = selectCases(corpus, o);
+  const chosen = new Set(cases.map((c) => c.id));
+  const leftOut = corpus.filter((c) => !chosen.has(c.id)).map((c) => ({ caseId: c.id, method: c.method, transport: c.transport }));
   const ledgerPath = o.ledger ?? join(o.cases, "quirks.yaml");
   if (o.ledger && !existsSync(o.ledger)) throw new InputError(`ledger file not found: ${o.ledger}`);
-  return { cases, ledger: existsSync(ledgerPath) ? loadLedger(ledgerPath, { implementations: lightwalletProtocol.implementations }) : [] };
+  return { cases, leftOut, ledger: existsSync(ledgerPath) ? loadLedger(ledgerPath, { implementations: lightwalletProtocol.implementations }) : [] };
 }
 
 /** Runs `load`, turning problems in user files into a message on stderr and exit code 2. */
@@ -58,7 +64,15 @@ export async function guarded<T>(out: Output, load: () => T | Promise<T>): Promi
   try {
     return await load();
   } catch (e) {
-    if (e instanceof ProblemsError || e instanceof ConfigError || e instanceof InputError || e instanceof ReportWriteError || e instanceof PreflightError || e instanceof SelectionError || e instanceof ChainFileError) {
+    if (
+      e instanceof ProblemsError ||
+      e instanceof ConfigError ||
+      e instanceof InputError ||
+      e instanceof ReportWriteError ||
+      e instanceof PreflightError ||
+      e instanceof SelectionError ||
+      e instanceof ChainFileError
+    ) {
       out.stderr(e.message);
       return 2;
     }
@@ -80,12 +94,14 @@ export function inputsFromConfig(o: CorpusOptions & { config: string }, out: Out
   }
   for (const b of config.builds) {
     for (const ep of [b.grpc, b.jsonrpc]) {
-      if (ep && isInsecure(ep)) out.stderr(`WARNING: TLS certificate verification is OFF for build ${b.name} (${describeEndpoint(ep)}); answers could come from anyone`);
+      if (ep && isInsecure(ep))
+        out.stderr(`WARNING: TLS certificate verification is OFF for build ${b.name} (${describeEndpoint(ep)}); answers could come from anyone`);
     }
   }
   // The oracle is the ground truth: an unverified one is worth the same warning.
   const oracle = config.oracle?.jsonrpc;
-  if (oracle && isInsecure(oracle)) out.stderr(`WARNING: TLS certificate verification is OFF for the oracle (${describeEndpoint(oracle)}); its answers could come from anyone`);
+  if (oracle && isInsecure(oracle))
+    out.stderr(`WARNING: TLS certificate verification is OFF for the oracle (${describeEndpoint(oracle)}); its answers could come from anyone`);
   return { config, chain, ...loadCorpusAndLedger(o) };
 }
 
@@ -124,10 +140,12 @@ export async function inputsFromFixture(o: CorpusOptions & FixtureChoice & { own
   // The synthetic regtest chain acknowledges a decodable transaction with its txid (its
   // mempool stays fixed), so the corpus's success path of SendTransaction has an answer.
   const synthetic = !o.chainFile;
-  if (o.ownProcess) return { ...await inputsFromFixtureProcess(o, synthetic, out), ...loaded };
+  if (o.ownProcess) return { ...(await inputsFromFixtureProcess(o, synthetic, out)), ...loaded };
   const started = await startFixtureNetwork({
     acceptTransactions: synthetic,
-    ...(o.chainFile ? { chain: o.chainFile } : {}), ...(o.network ? { network: o.network } : {}), ...(o.profiles ? { profiles: o.profiles } : {}),
+    ...(o.chainFile ? { chain: o.chainFile } : {}),
+    ...(o.network ? { network: o.network } : {}),
+    ...(o.profiles ? { profiles: o.profiles } : {}),
   });
   const { network, builds: realBuilds } = o.real ? await withRealServers(started, out) : { network: started, builds: [] };
   const config: RunConfig = {
@@ -146,10 +164,16 @@ export async function inputsFromFixture(o: CorpusOptions & FixtureChoice & { own
  * loop and heap are then the client's alone, and the servers answer from the other core.
  */
 async function inputsFromFixtureProcess(o: FixtureChoice, synthetic: boolean, out: Output): Promise<Omit<RunInputs, "cases" | "ledger">> {
-  const f = await startFixtureProcess({
-    profiles: o.profiles ?? PROFILE_NAMES, acceptTransactions: synthetic, real: o.real === true,
-    ...(o.chainFile ? { chainFile: o.chainFile } : {}), ...(o.network ? { network: o.network } : {}),
-  }, out);
+  const f = await startFixtureProcess(
+    {
+      profiles: o.profiles ?? PROFILE_NAMES,
+      acceptTransactions: synthetic,
+      real: o.real === true,
+      ...(o.chainFile ? { chainFile: o.chainFile } : {}),
+      ...(o.network ? { network: o.network } : {}),
+    },
+    out,
+  );
   try {
     const profiles = Object.fromEntries(f.builds.filter((b) => b.profile !== undefined).map((b) => [b.name, b.grpc!.url]));
     const deadlineMs = await wholeChainDeadlineMs(profiles, f.chain.baseHeight, f.chain.tipHeight);

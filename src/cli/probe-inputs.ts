@@ -51,7 +51,9 @@ export async function probeInputs(o: ProbeChoice, out: Output): Promise<ProbeInp
       if (unknown.length > 0) throw new InputError(`--build: no build named ${unknown.join(", ")} in ${o.config}`);
       builds = builds.filter((b) => o.build!.includes(b.name));
     }
-    for (const b of builds) for (const ep of [b.grpc, b.jsonrpc]) if (ep && isInsecure(ep)) out.stderr(`WARNING: TLS certificate verification is OFF for build ${b.name} (${ep.url})`);
+    for (const b of builds)
+      for (const ep of [b.grpc, b.jsonrpc])
+        if (ep && isInsecure(ep)) out.stderr(`WARNING: TLS certificate verification is OFF for build ${b.name} (${ep.url})`);
     let profile;
     try {
       profile = loadChainProfile(o.cases ?? SHIPPED_CASES, config.chain);

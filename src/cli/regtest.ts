@@ -27,6 +27,9 @@ import { transactSplit, walletKeys, type TransactReport } from "../zcash/real/re
 import { guarded, InputError, loadCorpusAndLedger, type RunInputs } from "./inputs.js";
 import type { Output } from "./output.js";
 import { runInputs, type RunLikeOptions } from "./run.js";
+import type { Command } from "commander";
+import { corpusOptions, positiveInt, profileOption } from "./options.js";
+import { forceOption, reportOptions, RUN_EXIT_CODES } from "./run-options.js";
 
 /** The node the fixture's builds are measured against in a regtest run (its side: "oracle:fixture"). */
 export const FIXTURE_NODE = "fixture";
@@ -64,14 +67,25 @@ export function replayFolder(o: Pick<RegtestOptions, "replay" | "golden">): stri
 export function regtestChainProfile(profile: ChainProfile, chain: Record<string, number | string>): ChainProfile {
   const wrong = Object.entries(profile.anchors).filter(([k, v]) => k in chain && chain[k] !== v);
   if (wrong.length > 0) {
-    throw new InputError(`chain profile ${profile.name}: ${wrong.map(([k, v]) => `${k} is ${JSON.stringify(v)} but the mined chain has ${JSON.stringify(chain[k])}`).join("; ")}`);
+    throw new InputError(
+      `chain profile ${profile.name}: ${wrong.map(([k, v]) => `${k} is ${JSON.stringify(v)} but the mined chain has ${JSON.stringify(chain[k])}`).join("; ")}`,
+    );
   }
   const usable = Object.entries(chain).filter(([k, v]) => !(k.endsWith("_subtrees") && v === 0));
-  return { ...profile, anchors: { ...Object.fromEntries(usable), ...profile.anchors } };
+  // Read from the chain already: the run need not read it again from the oracle.
+  return { ...profile, anchors: { ...Object.fromEntries(usable), ...profile.anchors }, discover: false };
 }
 
 /** The regtest.json document: the envelope, the chain zebrad mined and what each step took. */
-export function regtestDocument(net: RegtestNetwork, recipe: RegtestRecipe, blocksFile: string, startedAt: Date, config: RunConfig, exitCode: number, replayedFrom?: string) {
+export function regtestDocument(
+  net: RegtestNetwork,
+  recipe: RegtestRecipe,
+  blocksFile: string,
+  startedAt: Date,
+  config: RunConfig,
+  exitCode: number,
+  replayedFrom?: string,
+) {
   const t = net.timings;
   return {
     ...envelope("regtest", 1, { startedAt, chain: "regtest", builds: config.builds.map((b) => buildInfo(b, b.protocolVersion)) }, exitCode),
@@ -81,7 +95,9 @@ export function regtestDocument(net: RegtestNetwork, recipe: RegtestRecipe, bloc
     activationHeights: recipe.activationHeights,
     ...(replayedFrom !== undefined ? { replayedFrom } : {}),
     timings: {
-      zebradStartMs: Math.round(t.zebradStartMs), exportMs: Math.round(t.exportMs), ...(t.replayMs !== undefined ? { replayMs: Math.round(t.replayMs) } : {}),
+      zebradStartMs: Math.round(t.zebradStartMs),
+      exportMs: Math.round(t.exportMs),
+      ...(t.replayMs !== undefined ? { replayMs: Math.round(t.replayMs) } : {}),
       stretches: t.stretches.map((s) => ({ pool: s.pool, first: s.first, last: s.last, ms: Math.round(s.ms), ...(s.address ? { address: s.address } : {}) })),
       ingestMs: Object.fromEntries(Object.entries(t.ingestMs).map(([k, v]) => [k, Math.round(v)])),
     },
@@ -117,11 +133,16 @@ export async function prepareRegtestRun(o: RegtestOptions, out: Output): Promise
   };
   const from = replayFolder(o);
   if (from !== undefined && (o.blocks !== undefined || o.minerAddress !== undefined || o.shielded === false || o.transact === false)) {
-    throw new InputError(`${o.replay !== undefined ? "--replay" : "--golden"} takes the chain as it was recorded: drop --blocks, --miner-address, --no-shielded and --no-transact`);
+    throw new InputError(
+      `${o.replay !== undefined ? "--replay" : "--golden"} takes the chain as it was recorded: drop --blocks, --miner-address, --no-shielded and --no-transact`,
+    );
   }
   if (o.golden !== undefined && o.record !== undefined) throw new InputError("--golden compares with goldens and --record writes them: give one");
   let replay: RegtestReplay | undefined;
-  if (from !== undefined) refused(o.replay !== undefined ? "--replay" : "--golden", () => { replay = readReplay(from); });
+  if (from !== undefined)
+    refused(o.replay !== undefined ? "--replay" : "--golden", () => {
+      replay = readReplay(from);
+    });
   if (o.minerAddress !== undefined) refused("--miner-address", () => checkMinerAddress(o.minerAddress!));
   refused("--blocks", () => defaultRecipe({ blocks: o.blocks, shielded: o.shielded }));
   const recipe: RegtestRecipe = replay
@@ -131,17 +152,32 @@ export async function prepareRegtestRun(o: RegtestOptions, out: Output): Promise
   const blocksFile = join(o.dir, "blocks.txt");
   const transact = o.transact ?? true;
   if (transact && !replay) refused(o.minerAddress === undefined ? "--blocks" : "--miner-address", () => transactSplit(recipe));
-  out.stderr(replay
-    ? `Starting zebrad on regtest and replaying the ${replay.blocks.length - 1} blocks and ${replay.mempool.length} mempool transactions of ${from}…`
-    : `Starting zebrad on regtest and mining ${recipe.stretches.reduce((n, s) => n + s.blocks, 0)} blocks…`);
-  const net = await startRegtestNetwork({ recipe, blocksFile, keep: o.keepLogs, transact, ...(replay ? { replay } : {}), ...(o.profiles ? { profiles: o.profiles } : {}) });
+  out.stderr(
+    replay
+      ? `Starting zebrad on regtest and replaying the ${replay.blocks.length - 1} blocks and ${replay.mempool.length} mempool transactions of ${from}…`
+      : `Starting zebrad on regtest and mining ${recipe.stretches.reduce((n, s) => n + s.blocks, 0)} blocks…`,
+  );
+  const net = await startRegtestNetwork({
+    recipe,
+    blocksFile,
+    keep: o.keepLogs,
+    transact,
+    ...(replay ? { replay } : {}),
+    ...(o.profiles ? { profiles: o.profiles } : {}),
+  });
   try {
     const t = net.timings;
-    out.stderr(`zebrad ${net.zebrad.pin.version} answered in ${(t.zebradStartMs / 1000).toFixed(1)} s; ` +
-      (t.replayMs !== undefined ? `${net.tip} blocks submitted in ${(t.replayMs / 1000).toFixed(1)} s` : t.stretches.map((s) => `${s.last - s.first + 1} ${s.pool} blocks in ${(s.ms / 1000).toFixed(1)} s`).join(", ")) +
-      `; ${net.tip + 1} blocks exported to ${blocksFile} in ${(t.exportMs / 1000).toFixed(1)} s`);
+    out.stderr(
+      `zebrad ${net.zebrad.pin.version} answered in ${(t.zebradStartMs / 1000).toFixed(1)} s; ` +
+        (t.replayMs !== undefined
+          ? `${net.tip} blocks submitted in ${(t.replayMs / 1000).toFixed(1)} s`
+          : t.stretches.map((s) => `${s.last - s.first + 1} ${s.pool} blocks in ${(s.ms / 1000).toFixed(1)} s`).join(", ")) +
+        `; ${net.tip + 1} blocks exported to ${blocksFile} in ${(t.exportMs / 1000).toFixed(1)} s`,
+    );
     if (net.transact) {
-      out.stderr(`the wallet's transactions: ${net.transact.mined.map((t) => `${t.txid} at ${t.height}`).join(", ")}; in the mempool: ${net.transact.mempool.map((t) => t.txid).join(", ")}`);
+      out.stderr(
+        `the wallet's transactions: ${net.transact.mined.map((t) => `${t.txid} at ${t.height}`).join(", ")}; in the mempool: ${net.transact.mempool.map((t) => t.txid).join(", ")}`,
+      );
     }
     for (const note of net.notes) out.stderr(note);
     for (const [name, ms] of Object.entries(t.ingestMs)) out.stderr(`${name} ingested the chain to its tip in ${(ms / 1000).toFixed(1)} s`);
@@ -162,7 +198,10 @@ export async function prepareRegtestRun(o: RegtestOptions, out: Output): Promise
     // Goldens keep what real servers said: the real builds' answers, and zebrad's own JSON-RPC answers (the oracle's).
     const goldenSides = new Set([...config.builds.filter((b) => b.pin !== undefined).map((b) => b.name), ORACLE]);
     return {
-      net, recipe, blocksFile, ...(from !== undefined ? { replayedFrom: from } : {}),
+      net,
+      recipe,
+      blocksFile,
+      ...(from !== undefined ? { replayedFrom: from } : {}),
       inputs: { config, chain, ...loaded, goldenSides, network: { ...net.fixture, close: net.close } },
     };
   } catch (e) {
@@ -196,4 +235,52 @@ export async function regtestCommand(o: RegtestOptions, out: Output): Promise<nu
     out.stderr(`the chain these goldens were recorded on: ${keep} (zconform regtest --golden ${o.record} replays it)`);
   }
   return exitCode;
+}
+
+/** Declares `zconform regtest` on the program. */
+export function registerRegtest(program: Command, io: Output): void {
+  reportOptions(
+    forceOption(
+      corpusOptions(
+        program
+          .command("regtest")
+          .description(
+            "a wholly real network on this machine: zebrad mines a regtest chain (blocks written to <dir>/blocks.txt), real lightwalletd and zainod index its " +
+              "JSON-RPC, the fixture serves the same blocks through the reference and the emulated profiles, and the whole corpus runs against zebrad's own " +
+              "gRPC, the real indexers and the fixture, with zebrad's JSON-RPC as the oracle (report in <dir>/report.json unless --json, timings in <dir>/regtest.json)",
+          )
+          .addHelpText("after", RUN_EXIT_CODES)
+          .option("--dir <dir>", "output folder for blocks.txt, mempool.txt, report.json and regtest.json", "regtest-out")
+          .option("--blocks <n>", "blocks to mine (default 300; at least 40: NU6.1 activates at 30)", positiveInt)
+          .option(
+            "--replay <dir>",
+            "replay the chain and mempool an earlier run wrote to its --dir (blocks.txt, mempool.txt, regtest.json) instead of mining: the same blocks byte for byte, for goldens",
+          )
+          .option(
+            "--miner-address <address>",
+            "regtest address the transparent coinbases pay (default the wallet's miner key, whose coinbases the chain's transactions spend; another address needs --no-transact)",
+          )
+          .option(
+            "--no-transact",
+            "mine no wallet transactions and leave the mempool empty (by default the wallet spends mature coinbases in blocks 105 and 106 and leaves two spends in zebrad's mempool)",
+          )
+          .option("--no-shielded", "pay every coinbase to the transparent miner address (no Orchard or Sapling coinbase; saves about 20 s of proving)")
+          .addOption(profileOption("serve only these fixture profiles"))
+          .option("--keep-logs", "keep the real servers' temporary folders (their logs) after the run")
+          .option(
+            "--golden [dir]",
+            "replay the chain recorded in <dir>/regtest/chain (default folder: golden) and compare the real servers' answers with their goldens there",
+          )
+          .option(
+            "--record <dir>",
+            "write the real servers' answers (and zebrad's own JSON-RPC answers) as goldens under <dir>/regtest/; without --replay a new chain is mined and kept in <dir>/regtest/chain",
+          ),
+      ),
+    ),
+  ).action(async (opts) => {
+    process.exitCode = await regtestCommand(
+      { ...opts, ...(opts.golden === true ? { golden: "golden" } : {}), ...(opts.profile ? { profiles: opts.profile } : {}) },
+      io,
+    );
+  });
 }

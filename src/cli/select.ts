@@ -26,12 +26,14 @@ function distance(x: string, y: string): number {
 
 /** The up to three names nearest to `wanted`. */
 export function nearest(wanted: string, names: Iterable<string>): string[] {
-  return [...new Set(names)]
-    // Case matters least: GetBlok is nearer getblock than GetBlockRange, and nearest GetBlock.
-    .map((n) => ({ n, d: distance(wanted.toLowerCase(), n.toLowerCase()), exact: distance(wanted, n) }))
-    .sort((a, b) => a.d - b.d || a.exact - b.exact || (a.n < b.n ? -1 : 1))
-    .slice(0, 3)
-    .map((x) => x.n);
+  return (
+    [...new Set(names)]
+      // Case matters least: GetBlok is nearer getblock than GetBlockRange, and nearest GetBlock.
+      .map((n) => ({ n, d: distance(wanted.toLowerCase(), n.toLowerCase()), exact: distance(wanted, n) }))
+      .sort((a, b) => a.d - b.d || a.exact - b.exact || (a.n < b.n ? -1 : 1))
+      .slice(0, 3)
+      .map((x) => x.n)
+  );
 }
 
 const didYouMean = (names: string[]) => (names.length > 0 ? ` (did you mean ${names.join(", ")}?)` : "");
@@ -68,7 +70,9 @@ export function selectCases(cases: readonly Case[], f: CaseFilter): Case[] {
       const among = methods.size > 0 ? ` of ${[...methods].join(", ")}` : "";
       // A bare name is compared with case names, a full pattern with ids; ids are shown.
       const key = (c: Case) => (p.includes("/") ? c.id : nameOf(c.id));
-      const names = nearest(p, inMethods.map(key)).flatMap((n) => inMethods.filter((c) => key(c) === n).map((c) => c.id)).slice(0, 3);
+      const names = nearest(p, inMethods.map(key))
+        .flatMap((n) => inMethods.filter((c) => key(c) === n).map((c) => c.id))
+        .slice(0, 3);
       throw new SelectionError(`--case ${p}: no case${among} matches${didYouMean(names)}`);
     }
     hits.forEach((c) => chosen.add(c));

@@ -30,6 +30,8 @@ describe("zconform serve-bench", () => {
       [{ range: "a..b" }, /--range must be FROM\.\.TO/],
       [{ config: join(dir, "none.yaml"), real: true }, /--real starts real servers against the fixture network/],
       [{ build: ["x"] }, /--build selects builds of a config/],
+      [{ tipBlocks: "-1" }, /--tip-blocks must be an integer from 0 to 100000/],
+      [{ tipEveryMs: "0" }, /--tip-every-ms must be an integer from 1 to 3600000/],
     ];
     for (const [o, message] of bad) {
       const { lines, out } = capture();
@@ -38,10 +40,14 @@ describe("zconform serve-bench", () => {
     }
   });
 
-  test("against the fixture in its own process: every scenario answered in full, the fixture's CPU read from outside, the JSON report written", async () => {
+  test("against the fixture in its own process: every scenario answered in full, the fixture's CPU read from outside, its moving node's blocks followed, the JSON report and the page written", async () => {
     const json = join(dir, "serve-bench.json");
+    const html = join(dir, "serve-bench.html");
     const { lines, out } = capture();
-    const code = await serveBenchCommand({ runs: "1", clients: "1,2", blockRequests: "2", calls: "3", json, quiet: false }, out);
+    const code = await serveBenchCommand(
+      { runs: "1", clients: "1,2", blockRequests: "2", calls: "3", tipBlocks: "3", tipEveryMs: "200", json, html, quiet: false },
+      out,
+    );
     expect(lines.stderr.filter((l) => /not benchmarked|failed/.test(l))).toEqual([]);
     expect(code).toBe(0);
     expect(existsSync(json)).toBe(true);
@@ -49,7 +55,14 @@ describe("zconform serve-bench", () => {
     expect(schemaErrors("serve-bench", r)).toEqual([]);
     expect(r.builds.map((b) => b.name)).toEqual(["reference"]);
     expect(r.scenarios.map((s) => s.id)).toEqual([
-      "range-1000.c1", "range-1000.c2", "download.c1", "block.c1", "block.c2", "latency.GetLightdInfo", "latency.GetTreeState", "latency.GetLatestBlock",
+      "range-1000.c1",
+      "range-1000.c2",
+      "download.c1",
+      "block.c1",
+      "block.c2",
+      "latency.GetLightdInfo",
+      "latency.GetTreeState",
+      "latency.GetLatestBlock",
     ]);
     for (const s of r.results) {
       expect(s.failedCalls).toBe(0);
@@ -60,5 +73,31 @@ describe("zconform serve-bench", () => {
     const download = r.results.find((x) => x.scenario === "download.c1")!;
     expect(download.runs[0]!.blocks).toBe(r.download.to - r.download.from + 1);
     expect(lines.stdout.find((l) => l.startsWith("| scenario"))).toMatch(/\| +reference \|$/);
+    // After the scenarios, the fixture's node (moving, in its own process) mined 3 blocks above the tip the scenarios read, and the reference served each.
+    const tip = r.tipFollowing!;
+    expect([tip.skipped, tip.error, tip.timingScale]).toEqual([null, null, null]);
+    expect(tip.mined.map((m) => m.height)).toEqual([1, 2, 3].map((i) => r.download.to + i));
+    expect(tip.builds.map((b) => [b.build, b.served, b.events])).toEqual([["reference", 3, 3]]);
+    expect(lines.stdout.find((l) => l.startsWith("| tip following: blocks served"))).toMatch(/\| +3\/3 \|$/);
+
+    // The page: blocks/s against clients for ranges and single blocks, bars for the download and each small rpc.
+    const page = readFileSync(html, "utf8");
+    expect([...page.matchAll(/<figure class="chart" id="([^"]+)">/g)].map((m) => m[1])).toEqual([
+      "bench-range",
+      "bench-block",
+      "bench-download",
+      "bench-latency-0",
+      "bench-latency-1",
+      "bench-latency-2",
+      "bench-tip-following",
+    ]);
+    const rangeTable = /id="bench-range">[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/.exec(page)![1]!;
+    const medians = r.results.filter((x) => x.scenario.startsWith("range-1000.")).map((x) => Math.round(x.blocksPerSecond!.median).toLocaleString("en-US"));
+    expect([...rangeTable.matchAll(/<tr><th scope="row">(\d+)<\/th><td>([\d,]+) \(runs/g)].map((m) => [m[1], m[2]])).toEqual([
+      ["1", medians[0]],
+      ["2", medians[1]],
+    ]);
+    expect(page).toContain("<figcaption>GetTreeState, one call at a time: median call</figcaption>");
+    expect(page).not.toMatch(/<script|\bsrc=/i);
   }, 120_000);
 });

@@ -13,7 +13,16 @@ import { classify } from "../core/ledger/classify.js";
 import { loadLedger, type Quirk } from "../core/ledger/quirk.js";
 import { buildInfo } from "../core/run/session.js";
 import { shardRange, type Shard } from "../modes/shard/shard.js";
-import { ConfigError, DEFAULT_LIMITS, describeEndpoint, isInsecure, loadConfig, type Build, type JsonRpcEndpoint, type Limits } from "../core/targets/config.js";
+import {
+  ConfigError,
+  DEFAULT_LIMITS,
+  describeEndpoint,
+  isInsecure,
+  loadConfig,
+  type Build,
+  type JsonRpcEndpoint,
+  type Limits,
+} from "../core/targets/config.js";
 import { chainTip } from "../zcash/start-facts.js";
 import { grpcTarget, type GrpcTarget } from "../core/targets/grpc.js";
 import { jsonRpcTarget } from "../core/targets/jsonrpc.js";
@@ -60,7 +69,10 @@ export interface SweepCommandOptions {
 }
 
 const POOL_NAMES: Record<string, PoolType> = {
-  TRANSPARENT: PoolType.TRANSPARENT, SAPLING: PoolType.SAPLING, ORCHARD: PoolType.ORCHARD, IRONWOOD: PoolType.IRONWOOD,
+  TRANSPARENT: PoolType.TRANSPARENT,
+  SAPLING: PoolType.SAPLING,
+  ORCHARD: PoolType.ORCHARD,
+  IRONWOOD: PoolType.IRONWOOD,
 };
 
 export function parsePoolTypes(text: string | undefined): PoolType[] {
@@ -115,14 +127,24 @@ async function inputsFor(o: SweepCommandOptions, out: Output): Promise<Inputs> {
   if (o.build) throw new InputError("--build selects builds of a config; against the fixture use --profile");
   const longTip = o.longChain === undefined ? undefined : count("--long-chain", o.longChain, 0);
   if (longTip !== undefined && o.chainFile) throw new InputError("--long-chain and --chain exclude each other");
-  out.stderr(`Starting the embedded fixture network${longTip ? ` over a ${longTip.toLocaleString("en-US")}-block generated chain` : ""} (emulated builds, not the real servers)…`);
+  out.stderr(
+    `Starting the embedded fixture network${longTip ? ` over a ${longTip.toLocaleString("en-US")}-block generated chain` : ""} (emulated builds, not the real servers)…`,
+  );
   const f = await startSweepFixture({
-    ...(o.profiles ? { profiles: o.profiles } : {}), ...(o.chainFile ? { chainFile: o.chainFile } : {}),
+    ...(o.profiles ? { profiles: o.profiles } : {}),
+    ...(o.chainFile ? { chainFile: o.chainFile } : {}),
     ...(longTip !== undefined ? { longChain: longTip } : {}),
     ...(o.shieldedEvery !== undefined ? { shieldedEvery: count("--shielded-every", o.shieldedEvery, 0, 0) } : {}),
     oracle: o.oracle === true,
   });
-  return { builds: f.builds, ...(f.oracle ? { oracle: f.oracle } : {}), chain: `fixture (${f.chainLabel})`, defaults: DEFAULT_LIMITS, tip: f.tip, close: f.close };
+  return {
+    builds: f.builds,
+    ...(f.oracle ? { oracle: f.oracle } : {}),
+    chain: `fixture (${f.chainLabel})`,
+    defaults: DEFAULT_LIMITS,
+    tip: f.tip,
+    close: f.close,
+  };
 }
 
 /** The tip from the oracle when there is one, else from the reference build. */
@@ -149,9 +171,14 @@ export async function sweepCommand(o: SweepCommandOptions, out: Output): Promise
     const from = heightArg("--from", o.from);
     const shard: Shard | undefined = o.shard ? shardOption(o.shard) : undefined;
     return {
-      from, shard, poolTypes: parsePoolTypes(o.poolTypes), ledger: ledgerFor(o),
-      chunk: count("--chunk", o.chunk, DEFAULT_CHUNK), window: count("--window", o.window, DEFAULT_WINDOW),
-      oracleBatch: count("--oracle-batch", o.oracleBatch, 100), maxListed: count("--max-listed", o.maxListed, DEFAULT_MAX_LISTED, 0),
+      from,
+      shard,
+      poolTypes: parsePoolTypes(o.poolTypes),
+      ledger: ledgerFor(o),
+      chunk: count("--chunk", o.chunk, DEFAULT_CHUNK),
+      window: count("--window", o.window, DEFAULT_WINDOW),
+      oracleBatch: count("--oracle-batch", o.oracleBatch, 100),
+      maxListed: count("--max-listed", o.maxListed, DEFAULT_MAX_LISTED, 0),
     };
   });
   if (typeof prepared === "number") return prepared;
@@ -168,7 +195,10 @@ export async function sweepCommand(o: SweepCommandOptions, out: Output): Promise
       out.stderr(`--reference: no build named ${reference} (builds: ${[...targets.keys()].join(", ")})`);
       return 2;
     }
-    const to = o.to === undefined || o.to === "tip" ? await tipHeight(inputs, { build: inputs.builds.find((b) => b.name === reference)!, target: targets.get(reference)! }) : heightArg("--to", o.to);
+    const to =
+      o.to === undefined || o.to === "tip"
+        ? await tipHeight(inputs, { build: inputs.builds.find((b) => b.name === reference)!, target: targets.get(reference)! })
+        : heightArg("--to", o.to);
     if (to < prepared.from) {
       out.stderr(`--to (${to}) is below --from (${prepared.from}); sweeps go upwards`);
       return 2;
@@ -184,23 +214,46 @@ export async function sweepCommand(o: SweepCommandOptions, out: Output): Promise
     const showProgress = o.progress !== false && !o.quiet;
     const startedAt = new Date();
     const infos = inputs.builds.map((b) => buildInfo(b, b.protocolVersion));
-    const stream = startModeStream<SweepReport, SweepProgress>(o, sweepLines, out, { builds: inputs.builds, ...(inputs.oracle ? { oracle: inputs.oracle } : {}) },
+    const stream = startModeStream<SweepReport, SweepProgress>(
+      o,
+      sweepLines,
+      out,
+      { builds: inputs.builds, ...(inputs.oracle ? { oracle: inputs.oracle } : {}) },
       { kind: "sweep", startedAt, chain: inputs.chain, builds: infos },
-      showProgress ? sweepProgressReporter(tty, tty ? (t) => process.stderr.write(t) : (t) => out.stderr(t.replace(/\n$/, ""))) : undefined);
+      showProgress ? sweepProgressReporter(tty, tty ? (t) => process.stderr.write(t) : (t) => out.stderr(t.replace(/\n$/, ""))) : undefined,
+    );
     const result = await runSweep({
       builds: inputs.builds.map((b) => ({ name: b.name, target: targets.get(b.name)!, deadlineMs: b.deadlineMs, maxMessageBytes: b.maxMessageBytes })),
-      reference, from: range.from, to: range.to, poolTypes: prepared.poolTypes, chunkSize: prepared.chunk, window: prepared.window,
-      ...(oracle ? { oracle, oracleBatch: prepared.oracleBatch } : {}), maxListed: prepared.maxListed, signal: interrupt.signal,
-      ...(showProgress ? { onProgress: (progress: SweepProgress) => stream.emit({ type: "mode-progress", kind: "sweep", progress }), ...(tty ? { progressEveryMs: 250 } : {}) } : {}),
+      reference,
+      from: range.from,
+      to: range.to,
+      poolTypes: prepared.poolTypes,
+      chunkSize: prepared.chunk,
+      window: prepared.window,
+      ...(oracle ? { oracle, oracleBatch: prepared.oracleBatch } : {}),
+      maxListed: prepared.maxListed,
+      signal: interrupt.signal,
+      ...(showProgress
+        ? { onProgress: (progress: SweepProgress) => stream.emit({ type: "mode-progress", kind: "sweep", progress }), ...(tty ? { progressEveryMs: 250 } : {}) }
+        : {}),
       classify: (d) => {
         const b = byName.get(d.build)!;
-        return classify(prepared.ledger, d, { caseId: "sweep.GetBlockRange", method: "GetBlockRange", transport: "grpc" },
-          { name: b.name, implementation: b.implementation, version: b.version, protocolVersion: b.protocolVersion });
+        return classify(
+          prepared.ledger,
+          d,
+          { caseId: "sweep.GetBlockRange", method: "GetBlockRange", transport: "grpc" },
+          { name: b.name, implementation: b.implementation, version: b.version, protocolVersion: b.protocolVersion },
+        );
       },
     });
     const report = sweepReport(result, {
-      startedAt, chain: inputs.chain, range, ...(prepared.shard ? { shard: prepared.shard, requestedRange: requested } : {}),
-      poolTypes: prepared.poolTypes.map((p) => PoolType[p]), chunkSize: prepared.chunk, window: prepared.window,
+      startedAt,
+      chain: inputs.chain,
+      range,
+      ...(prepared.shard ? { shard: prepared.shard, requestedRange: requested } : {}),
+      poolTypes: prepared.poolTypes.map((p) => PoolType[p]),
+      chunkSize: prepared.chunk,
+      window: prepared.window,
       builds: infos,
       ...(inputs.oracle ? { oracle: describeEndpoint(inputs.oracle) } : {}),
     });
@@ -224,28 +277,40 @@ export async function sweepCommand(o: SweepCommandOptions, out: Output): Promise
 
 /** Declares `zconform sweep` on the program. */
 export function registerSweep(program: Command, io: Output): void {
-  fixtureChoice(buildsChoice(program.command("sweep")
-    .description("stream GetBlockRange over a whole range from every build at once and compare block by block " +
-      "(raw bytes first, decoding only where they differ); memory stays flat however long the range.\n" +
-      "Without --config: the embedded fixture network (emulated builds). Exit 0 when every divergence is known, 1 when any is new, 2 for bad input"))
-    .requiredOption("--from <height>", "first height")
-    .option("--to <height>", "last height, or \"tip\" (default: the tip, from the oracle or the reference build)")
-    .option("--reference <build>", "the build every other is compared against when there is no oracle (default: \"reference\" if present, else the first)")
-    .option("--pool-types <list>", "BlockRange.poolTypes, comma separated: TRANSPARENT,SAPLING,ORCHARD,IRONWOOD (default none: the server's shielded default)")
-    .option("--oracle", "compare every block with the one derived from the oracle's getblock (batched JSON-RPC) instead of with the reference build")
-    .option("--chunk <blocks>", "blocks per GetBlockRange call; a failed chunk is resumed once", "100000")
-    .option("--window <blocks>", "how far one build may run ahead of the slowest (blocks held per build)", "256")
-    .option("--oracle-batch <n>", "heights per oracle JSON-RPC batch", "100")
-    .option("--max-listed <n>", "divergences kept in full in the report (all are counted in its tally)", "1000")
-    .option("--shard <k/n>", "sweep only part k of n of the range (contiguous parts)")
-    .option("--long-chain <tip>", "fixture: a generated chain of heights 0..tip, built lazily (for sweeps of a million blocks; serves block rpcs only)")
-    .option("--shielded-every <k>", "fixture --long-chain: a shielded transaction every k blocks (0 = none)", "10")
-    .addOption(casesOption("corpus folder (for the default ledger <cases>/quirks.yaml)"))
-    .option("--ledger <file>", "known-quirks ledger; sweep divergences match it as method GetBlockRange, case id sweep.GetBlockRange")
-    .option("--json <file>", "write the sweep report (JSON) to this file")
-    .option("--no-progress", "no progress on stderr (redrawn in place on a terminal; elsewhere one line per finished chunk)")
-    .option("-q, --quiet", "no terminal report"))
-    .action(async (opts) => {
-      process.exitCode = await sweepCommand({ ...opts, ...(opts.chain ? { chainFile: opts.chain } : {}), ...(opts.profile ? { profiles: opts.profile } : {}) }, io);
-    });
+  fixtureChoice(
+    buildsChoice(
+      program
+        .command("sweep")
+        .description(
+          "stream GetBlockRange over a whole range from every build at once and compare block by block " +
+            "(raw bytes first, decoding only where they differ); memory stays flat however long the range.\n" +
+            "Without --config: the embedded fixture network (emulated builds). Exit 0 when every divergence is known, 1 when any is new, 2 for bad input",
+        ),
+    )
+      .requiredOption("--from <height>", "first height")
+      .option("--to <height>", 'last height, or "tip" (default: the tip, from the oracle or the reference build)')
+      .option("--reference <build>", 'the build every other is compared against when there is no oracle (default: "reference" if present, else the first)')
+      .option(
+        "--pool-types <list>",
+        "BlockRange.poolTypes, comma separated: TRANSPARENT,SAPLING,ORCHARD,IRONWOOD (default none: the server's shielded default)",
+      )
+      .option("--oracle", "compare every block with the one derived from the oracle's getblock (batched JSON-RPC) instead of with the reference build")
+      .option("--chunk <blocks>", "blocks per GetBlockRange call; a failed chunk is resumed once", "100000")
+      .option("--window <blocks>", "how far one build may run ahead of the slowest (blocks held per build)", "256")
+      .option("--oracle-batch <n>", "heights per oracle JSON-RPC batch", "100")
+      .option("--max-listed <n>", "divergences kept in full in the report (all are counted in its tally)", "1000")
+      .option("--shard <k/n>", "sweep only part k of n of the range (contiguous parts)")
+      .option("--long-chain <tip>", "fixture: a generated chain of heights 0..tip, built lazily (for sweeps of a million blocks; serves block rpcs only)")
+      .option("--shielded-every <k>", "fixture --long-chain: a shielded transaction every k blocks (0 = none)", "10")
+      .addOption(casesOption("corpus folder (for the default ledger <cases>/quirks.yaml)"))
+      .option("--ledger <file>", "known-quirks ledger; sweep divergences match it as method GetBlockRange, case id sweep.GetBlockRange")
+      .option("--json <file>", "write the sweep report (JSON) to this file")
+      .option("--no-progress", "no progress on stderr (redrawn in place on a terminal; elsewhere one line per finished chunk)")
+      .option("-q, --quiet", "no terminal report"),
+  ).action(async (opts) => {
+    process.exitCode = await sweepCommand(
+      { ...opts, ...(opts.chain ? { chainFile: opts.chain } : {}), ...(opts.profile ? { profiles: opts.profile } : {}) },
+      io,
+    );
+  });
 }

@@ -22,13 +22,15 @@ function run(config: string): string[] {
 
 describe("insecureSkipVerify is announced", () => {
   test("for a build and for the oracle, on stderr", () => {
-    const lines = run([
-      "chain: testnet",
-      "oracle: { jsonrpc: { url: 'https://zebra.example:8232', insecureSkipVerify: true } }",
-      "builds:",
-      "  - { name: lwd, implementation: lightwalletd, grpc: { url: 'https://lwd.example:9067', insecureSkipVerify: true } }",
-      "  - { name: checked, implementation: zaino, grpc: { url: 'https://zaino.example:8137' } }",
-    ].join("\n"));
+    const lines = run(
+      [
+        "chain: testnet",
+        "oracle: { jsonrpc: { url: 'https://zebra.example:8232', insecureSkipVerify: true } }",
+        "builds:",
+        "  - { name: lwd, implementation: lightwalletd, grpc: { url: 'https://lwd.example:9067', insecureSkipVerify: true } }",
+        "  - { name: checked, implementation: zaino, grpc: { url: 'https://zaino.example:8137' } }",
+      ].join("\n"),
+    );
     expect(lines).toEqual([
       "err: WARNING: TLS certificate verification is OFF for build lwd (https://lwd.example:9067); answers could come from anyone",
       "err: WARNING: TLS certificate verification is OFF for the oracle (https://zebra.example:8232); its answers could come from anyone",

@@ -48,14 +48,23 @@ export async function wirecostCommand(o: WireCostCommandOptions, out: Output): P
 
 /** Declares `zconform wirecost` on the program. */
 export function registerWirecost(program: Command, io: Output): void {
-  fixtureChoice(buildsChoice(program.command("wirecost")
-    .description("bytes on the wire and decode time of the same data over both transports: GetBlock vs getblock 0/1, " +
-      "GetTransaction vs getrawtransaction 0/1, GetTreeState vs z_gettreestate, per build serving both"))
-    .option("-n, --calls <n>", "calls per request (median time reported)", "20")
-    .addOption(casesOption("corpus folder: chain profiles (anchors for requests)"))
-    .option("--json <file>", "write the wire-cost report (JSON) to this file")
-    .option("-q, --quiet", "no terminal report"))
-    .action(async (opts) => {
-      process.exitCode = await wirecostCommand({ ...opts, ...(opts.chain ? { chainFile: opts.chain } : {}), ...(opts.profile ? { profiles: opts.profile } : {}) }, io);
-    });
+  fixtureChoice(
+    buildsChoice(
+      program
+        .command("wirecost")
+        .description(
+          "bytes on the wire and decode time of the same data over both transports: GetBlock vs getblock 0/1, " +
+            "GetTransaction vs getrawtransaction 0/1, GetTreeState vs z_gettreestate, per build serving both",
+        ),
+    )
+      .option("-n, --calls <n>", "calls per request (median time reported)", "20")
+      .addOption(casesOption("corpus folder: chain profiles (anchors for requests)"))
+      .option("--json <file>", "write the wire-cost report (JSON) to this file")
+      .option("-q, --quiet", "no terminal report"),
+  ).action(async (opts) => {
+    process.exitCode = await wirecostCommand(
+      { ...opts, ...(opts.chain ? { chainFile: opts.chain } : {}), ...(opts.profile ? { profiles: opts.profile } : {}) },
+      io,
+    );
+  });
 }

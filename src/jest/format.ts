@@ -25,14 +25,39 @@ function divergenceLines(ds: readonly ClassifiedDivergence[]): string[] {
 
 /** Why `builds` could not be checked on this case (one line each, with what to do), or undefined. */
 export function uncheckedOf(r: CaseResult, builds: readonly string[]): string | undefined {
-  const lines = (r.outcomes ?? []).filter((o) => builds.includes(o.build) && o.outcome === "unchecked").map((o) => {
-    const fault = o.fault ?? r.answers.find((a) => a.side === o.build)?.fault;
-    const advice = fault ? adviceFor(fault) : undefined;
-    const who = o.cause === "oracle" ? `the oracle (needed to judge ${o.build})` : o.build;
-    return `  ${who}: ${advice ? `${advice.what} — ${fault!.detail}; ${advice.hint}` : o.reason ?? "no answer"}`;
-  });
+  const lines = (r.outcomes ?? [])
+    .filter((o) => builds.includes(o.build) && o.outcome === "unchecked")
+    .map((o) => {
+      const fault = o.fault ?? r.answers.find((a) => a.side === o.build)?.fault;
+      const advice = fault ? adviceFor(fault) : undefined;
+      const who = o.cause === "oracle" ? `the oracle (needed to judge ${o.build})` : o.build;
+      return `  ${who}: ${advice ? `${advice.what} — ${fault!.detail}; ${advice.hint}` : (o.reason ?? "no answer")}`;
+    });
   if (lines.length === 0) return undefined;
   return [`${r.caseId}: could not be checked, so it cannot pass`, ...lines, `  (${r.source})`].join("\n");
+}
+
+/**
+ * Why a case the run did not send fails its test: only the run could tell (foresee.ts),
+ * so the test could not be declared skipped, and a case not sent does not pass.
+ */
+export function notSentOf(r: CaseResult): string | undefined {
+  if (r.skipped === undefined) return undefined;
+  return [
+    `${r.caseId}: not sent, so it cannot pass: ${r.skipped}`,
+    "  only the run could tell, too late for jest to skip the test: leave the case out with caseFilter,",
+    "  or, when config is a factory, give `chain` and each build's implementation in `builds`",
+    `  (${r.source})`,
+  ].join("\n");
+}
+
+/** In strict mode, why `builds` fail a case they answered with nothing to measure the answer against. */
+export function unjudgedOf(r: CaseResult, builds: readonly string[]): string | undefined {
+  const lines = (r.outcomes ?? [])
+    .filter((o) => builds.includes(o.build) && o.outcome === "unjudged")
+    .map((o) => `  ${o.build}: ${o.reason ?? "nothing to compare with"}`);
+  if (lines.length === 0) return undefined;
+  return [`${r.caseId}: unjudged (answered, measured against nothing), which strict mode fails`, ...lines, `  (${r.source})`].join("\n");
 }
 
 /** Why `builds` fail this case; empty when they do not. */
@@ -56,7 +81,11 @@ export function failureOf(r: CaseResult, builds: readonly string[]): string | un
     lines.push("", `  JSON Patch ${p.left} → ${p.right}:`, ...formatPatch(p.ops).map((l) => `    ${l}`));
   }
   for (const d of drift) {
-    lines.push("", `  drift of ${d.build} from its golden:`, ...d.divergences.map((x) => `    ${x.kind} at ${x.path || "(whole answer)"}: ${shown(x.leftValue)} → ${shown(x.rightValue)}`));
+    lines.push(
+      "",
+      `  drift of ${d.build} from its golden:`,
+      ...d.divergences.map((x) => `    ${x.kind} at ${x.path || "(whole answer)"}: ${shown(x.leftValue)} → ${shown(x.rightValue)}`),
+    );
   }
   return lines.join("\n");
 }

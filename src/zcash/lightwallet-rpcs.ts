@@ -2,10 +2,26 @@
 // type, for tables keyed by rpc. A test checks them against the generated descriptor.
 
 export const RPC_NAMES = [
-  "GetLatestBlock", "GetBlock", "GetBlockNullifiers", "GetBlockRange", "GetBlockRangeNullifiers",
-  "GetTransaction", "SendTransaction", "GetTaddressTxids", "GetTaddressTransactions", "GetTaddressBalance",
-  "GetTaddressBalanceStream", "GetMempoolTx", "GetMempoolStream", "GetTreeState", "GetLatestTreeState",
-  "GetSubtreeRoots", "GetAddressUtxos", "GetAddressUtxosStream", "GetLightdInfo", "Ping",
+  "GetLatestBlock",
+  "GetBlock",
+  "GetBlockNullifiers",
+  "GetBlockRange",
+  "GetBlockRangeNullifiers",
+  "GetTransaction",
+  "SendTransaction",
+  "GetTaddressTxids",
+  "GetTaddressTransactions",
+  "GetTaddressBalance",
+  "GetTaddressBalanceStream",
+  "GetMempoolTx",
+  "GetMempoolStream",
+  "GetTreeState",
+  "GetLatestTreeState",
+  "GetSubtreeRoots",
+  "GetAddressUtxos",
+  "GetAddressUtxosStream",
+  "GetLightdInfo",
+  "Ping",
 ] as const;
 
 export type RpcName = (typeof RPC_NAMES)[number];

@@ -33,7 +33,7 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
 });
 
-test("a node that says \"test\" over the regtest genesis is on regtest; over testnet's genesis it stays \"test\"", async () => {
+test('a node that says "test" over the regtest genesis is on regtest; over testnet\'s genesis it stays "test"', async () => {
   const [zebradRegtest, testnet, zcashdRegtest] = servers.map((s) => {
     const t = jsonRpcTarget({ url: url(s) });
     targets.push(t);
@@ -43,7 +43,13 @@ test("a node that says \"test\" over the regtest genesis is on regtest; over tes
   const build = (name: string) => ({ name, implementation: "other", emulated: false, ...limits, source: { file: "(test)", line: 0 } });
   const chains = await serverChains({
     builds: [build("a"), build("b")],
-    connections: { grpc: new Map(), jsonrpc: new Map([["a", testnet!], ["b", zcashdRegtest!]]) },
+    connections: {
+      grpc: new Map(),
+      jsonrpc: new Map([
+        ["a", testnet!],
+        ["b", zcashdRegtest!],
+      ]),
+    },
     oracle: zebradRegtest!,
   });
   expect(Object.fromEntries(chains)).toEqual({

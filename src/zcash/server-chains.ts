@@ -57,8 +57,12 @@ export async function serverChains(input: StartFactsInput): Promise<Map<string, 
       return [`${name} (getblockchaininfo.chain)`, contactJsonRpc(name, t, limits).then((r) => chainOf(r.contact.chainName, () => jsonRpcGenesis(t, limits)))];
     }),
     ...(input.oracle
-      ? [["oracle (getblockchaininfo.chain)", contactJsonRpc("oracle", input.oracle, oracleLimits)
-        .then((r) => chainOf(r.contact.chainName, () => jsonRpcGenesis(input.oracle!, oracleLimits)))] as [string, Promise<string | undefined>]]
+      ? [
+          [
+            "oracle (getblockchaininfo.chain)",
+            contactJsonRpc("oracle", input.oracle, oracleLimits).then((r) => chainOf(r.contact.chainName, () => jsonRpcGenesis(input.oracle!, oracleLimits))),
+          ] as [string, Promise<string | undefined>],
+        ]
       : []),
   ];
   const names = await Promise.all(asks.map(([, p]) => p));

@@ -12,12 +12,16 @@ import type { GrpcTarget } from "../core/targets/grpc.js";
 import type { JsonRpcTarget } from "../core/targets/jsonrpc.js";
 import type { GrpcObservation, JsonRpcObservation } from "../core/targets/observation.js";
 import type { Contact, Preflight } from "../core/results/events.js";
-import type { StartFacts, StartFactsInput } from "../core/run/protocol.js";
+import type { ServerSays, StartFacts, StartFactsInput } from "../core/run/protocol.js";
+import { nodeFromSubversion } from "./node-identity.js";
+import { discoverAnchors } from "./discover-anchors.js";
 
 export interface StartupFacts {
   preflight: Preflight;
   /** Per build: declared in the config, else what GetLightdInfo said. */
   protocolVersions: Map<string, string>;
+  /** Per build: the version and node GetLightdInfo named. */
+  servers: Map<string, ServerSays>;
   tip?: Tip;
   mempoolTxid?: string;
 }
@@ -68,14 +72,16 @@ const answered = (obs: GrpcObservation | JsonRpcObservation) => obs.fault?.kind 
 
 const elapsed = (t0: number) => Math.round(performance.now() - t0);
 
-export async function contactGrpc(name: string, target: GrpcTarget, limits: Limits): Promise<{ contact: Contact; protocolVersion?: string }> {
+export async function contactGrpc(name: string, target: GrpcTarget, limits: Limits): Promise<{ contact: Contact; protocolVersion?: string; says: ServerSays }> {
   const t0 = performance.now();
   const obs = await target.call(CompactTxStreamer.method.getLightdInfo, create(EmptySchema), grpcLimits(limits));
   const info = decodedAnswer(LightdInfoSchema, obs);
   const contact: Contact = { name, transport: "grpc", reached: answered(obs), ms: elapsed(t0) };
   if (info?.chainName) contact.chainName = info.chainName;
   else contact.detail = grpcFailure(obs);
-  return { contact, ...(info?.lightwalletProtocolVersion ? { protocolVersion: info.lightwalletProtocolVersion } : {}) };
+  const node = nodeFromSubversion(info?.zcashdSubversion);
+  const says: ServerSays = { ...(info?.version ? { version: info.version } : {}), ...(node ? { node } : {}) };
+  return { contact, ...(info?.lightwalletProtocolVersion ? { protocolVersion: info.lightwalletProtocolVersion } : {}), says };
 }
 
 interface ChainInfo {
@@ -98,17 +104,20 @@ export async function contactJsonRpc(name: string, target: JsonRpcTarget, limits
 
 export type Tip = { height: number; hash: string };
 
-async function tipFromOracle(target: JsonRpcTarget, limits: JsonRpcLimits): Promise<Tip | undefined> {
+export async function tipFromOracle(target: JsonRpcTarget, limits: JsonRpcLimits): Promise<Tip | undefined> {
   return (await contactJsonRpc("oracle", target, limits)).tip;
 }
 
-async function tipFromGrpc(target: GrpcTarget, limits: Limits): Promise<Tip | undefined> {
+export async function tipFromGrpc(target: GrpcTarget, limits: Limits): Promise<Tip | undefined> {
   const id = decodedAnswer(BlockIDSchema, await target.call(CompactTxStreamer.method.getLatestBlock, create(ChainSpecSchema), grpcLimits(limits)));
   return id ? { height: Number(id.height), hash: Buffer.from(id.hash).reverse().toString("hex") } : undefined;
 }
 
 /** The tip: from the oracle when there is one, else from the first build whose GetLatestBlock answers. */
-export async function chainTip(o: { oracle?: { target: JsonRpcTarget; limits: JsonRpcLimits }; builds: readonly { build: Build; target: GrpcTarget }[] }): Promise<Tip | undefined> {
+export async function chainTip(o: {
+  oracle?: { target: JsonRpcTarget; limits: JsonRpcLimits };
+  builds: readonly { build: Build; target: GrpcTarget }[];
+}): Promise<Tip | undefined> {
   const fromOracle = o.oracle ? await tipFromOracle(o.oracle.target, o.oracle.limits) : undefined;
   if (fromOracle) return fromOracle;
   for (const { build, target } of o.builds) {
@@ -129,12 +138,10 @@ export async function mempoolTxidFromOracle(target: JsonRpcTarget, limits: JsonR
   return answer.result.filter((t): t is string => typeof t === "string" && /^[0-9a-f]{64}$/.test(t)).sort()[0];
 }
 
-/** Why these contacts should stop the run: nothing reached, or a chain other than the profile's. */
+/** Why these contacts should stop the run: a chain other than the profile's, or builds on different chains. */
 export function preflightProblems(builds: readonly Contact[], oracle: Contact | undefined, expected: Network | undefined, chainName?: string): string[] {
+  // A server not reached is no config problem: its cases could not be checked (core/run/preflight.ts).
   const problems: string[] = [];
-  if (builds.length > 0 && !builds.some((c) => c.reached)) {
-    problems.push(`no build could be reached: ${builds.map((c) => `${c.name} (${c.detail ?? "no answer"})`).join("; ")}`);
-  }
   const named = builds.filter((c) => c.chainName !== undefined);
   const chains = new Set(named.map((c) => c.chainName));
   if (chains.size > 1) {
@@ -144,7 +151,9 @@ export function preflightProblems(builds: readonly Contact[], oracle: Contact | 
     const want = chainName ?? CHAIN_NAMES[expected];
     for (const c of [...named, ...(oracle?.chainName !== undefined ? [oracle] : [])]) {
       if (c.chainName !== want) {
-        problems.push(`${c.name === "oracle" ? "the oracle" : `build ${c.name}`} serves chain "${c.chainName}", but the chain profile is ${expected} ("${want}")`);
+        problems.push(
+          `${c.name === "oracle" ? "the oracle" : `build ${c.name}`} serves chain "${c.chainName}", but the chain profile is ${expected} ("${want}")`,
+        );
       }
     }
   }
@@ -169,17 +178,21 @@ export interface StartupOptions {
 /** Contacts every build (in parallel) and the oracle once; then the tip, when asked for. */
 export async function gatherStartupFacts(o: StartupOptions): Promise<StartupFacts> {
   const versions = new Map<string, string>();
+  const servers = new Map<string, ServerSays>();
   const [contacts, oracleInfo] = await Promise.all([
-    Promise.all(o.builds.map(async (b): Promise<Contact | undefined> => {
-      const grpc = o.grpc.get(b.name);
-      if (grpc) {
-        const { contact, protocolVersion } = await contactGrpc(b.name, grpc, b);
-        if (protocolVersion) versions.set(b.name, protocolVersion);
-        return contact;
-      }
-      const jsonrpc = o.jsonrpc.get(b.name);
-      return jsonrpc ? (await contactJsonRpc(b.name, jsonrpc, b)).contact : undefined;
-    })),
+    Promise.all(
+      o.builds.map(async (b): Promise<Contact | undefined> => {
+        const grpc = o.grpc.get(b.name);
+        if (grpc) {
+          const { contact, protocolVersion, says } = await contactGrpc(b.name, grpc, b);
+          if (protocolVersion) versions.set(b.name, protocolVersion);
+          servers.set(b.name, says);
+          return contact;
+        }
+        const jsonrpc = o.jsonrpc.get(b.name);
+        return jsonrpc ? (await contactJsonRpc(b.name, jsonrpc, b)).contact : undefined;
+      }),
+    ),
     o.oracle ? contactJsonRpc("oracle", o.oracle.target, o.oracle.limits) : undefined,
   ]);
   for (const b of o.builds) if (b.protocolVersion) versions.set(b.name, b.protocolVersion);
@@ -188,18 +201,39 @@ export async function gatherStartupFacts(o: StartupOptions): Promise<StartupFact
   const tip = oracleInfo?.tip ?? (o.needTip ? await chainTip({ builds: reached.map((b) => ({ build: b, target: o.grpc.get(b.name)! })) }) : undefined);
   const mempoolTxid = o.needMempoolTxid && o.oracle ? await mempoolTxidFromOracle(o.oracle.target, o.oracle.limits) : undefined;
   const preflight: Preflight = {
-    builds, ...(oracleInfo ? { oracle: oracleInfo.contact } : {}),
-    problems: preflightProblems(builds, oracleInfo?.contact, o.network, o.chainName), forced: false,
+    builds,
+    ...(oracleInfo ? { oracle: oracleInfo.contact } : {}),
+    problems: preflightProblems(builds, oracleInfo?.contact, o.network, o.chainName),
+    forced: false,
   };
-  return { preflight, protocolVersions: versions, ...(tip ? { tip } : {}), ...(mempoolTxid ? { mempoolTxid } : {}) };
+  return { preflight, protocolVersions: versions, servers, ...(tip ? { tip } : {}), ...(mempoolTxid ? { mempoolTxid } : {}) };
 }
 
-/** The lightwallet protocol's start-of-run facts (Protocol.startFacts). */
-export function startFacts(input: StartFactsInput): Promise<StartFacts> {
+/** The lightwallet protocol's start-of-run facts (Protocol.startFacts), with the chain's anchors when the profile asks to discover them. */
+export async function startFacts(input: StartFactsInput): Promise<StartFacts> {
+  const facts = await startupFacts(input);
+  if (!input.discover) return facts;
+  if (!input.oracle) return { ...facts, anchorsUnread: "the chain profile reads its anchors from the oracle's chain, and the run has no oracle" };
+  const oracle = input.oracle;
+  const limits = jsonRpcLimits({ deadlineMs: input.oracleDeadlineMs ?? 30_000 });
+  const rpc = async (method: string, params: unknown[]) => {
+    const answer = jsonRpcResult(await oracle.call(method, params, limits));
+    if ("failure" in answer) throw new Error(`${method}: ${answer.failure}`);
+    return answer.result;
+  };
+  const found = await discoverAnchors(rpc, input.discover.anchors);
+  return { ...facts, ...("anchors" in found ? { anchors: found.anchors } : { anchorsUnread: found.failure }) };
+}
+
+function startupFacts(input: StartFactsInput): Promise<StartupFacts> {
   return gatherStartupFacts({
-    builds: input.builds, grpc: input.connections.grpc, jsonrpc: input.connections.jsonrpc,
+    builds: input.builds,
+    grpc: input.connections.grpc,
+    jsonrpc: input.connections.jsonrpc,
     ...(input.oracle ? { oracle: { target: input.oracle, limits: { deadlineMs: input.oracleDeadlineMs ?? 30_000 } } } : {}),
-    ...(input.network ? { network: input.network } : {}), ...(input.chainName ? { chainName: input.chainName } : {}), needTip: input.needTip ?? true,
+    ...(input.network ? { network: input.network } : {}),
+    ...(input.chainName ? { chainName: input.chainName } : {}),
+    needTip: input.needTip ?? true,
     ...(input.needMempoolTxid ? { needMempoolTxid: true } : {}),
   });
 }

@@ -2,7 +2,9 @@
 // verdicts and the report form (judgeCase, as the runner calls it), for every output
 // schema of CompactTxStreamer and for JSON-RPC bodies. Inputs: valid messages of the
 // schema (random field values), the same mutated byte by byte, random bytes, and for
-// JSON-RPC random JSON, mutated real-shaped bodies and hostile nesting.
+// JSON-RPC random JSON, mutated real-shaped bodies and hostile nesting; and random JSON
+// values written two ways (number spellings, escapes, key order, repeated keys,
+// whitespace), which must compare as encoding-only and never pass.
 //
 // An answer is data, not an error: whatever the bytes, these functions must return.
 // "Clear" here means that what could not be read says where: a gRPC message that does
@@ -18,6 +20,7 @@ import type { Case, Expectation } from "../../src/core/corpus/case.js";
 import { compareObservations } from "../../src/core/diff/compare.js";
 import { CompactTxStreamer } from "../../src/zcash/gen/walletrpc/service_pb.js";
 import { judgeCase } from "../../src/core/run/judge.js";
+import { verdictOf } from "../../src/core/diff/verdict.js";
 import type { PlannedCase } from "../../src/core/run/plan.js";
 import type { Fault, GrpcObservation, JsonRpcObservation, Observation } from "../../src/core/targets/observation.js";
 import { fuzz, FUZZ_RUNS, mutatedBytes } from "./fuzz.js";
@@ -30,16 +33,25 @@ const streams = (m: DescMethod) => m.methodKind === "server_streaming";
 
 function scalarArb(t: ScalarType): fc.Arbitrary<unknown> {
   switch (t) {
-    case ScalarType.STRING: return fc.string({ maxLength: 24 });
-    case ScalarType.BYTES: return fc.uint8Array({ maxLength: 48 });
-    case ScalarType.BOOL: return fc.boolean();
-    case ScalarType.DOUBLE: return fc.double();
-    case ScalarType.FLOAT: return fc.float();
-    case ScalarType.INT64: case ScalarType.SINT64: case ScalarType.SFIXED64:
+    case ScalarType.STRING:
+      return fc.string({ maxLength: 24 });
+    case ScalarType.BYTES:
+      return fc.uint8Array({ maxLength: 48 });
+    case ScalarType.BOOL:
+      return fc.boolean();
+    case ScalarType.DOUBLE:
+      return fc.double();
+    case ScalarType.FLOAT:
+      return fc.float();
+    case ScalarType.INT64:
+    case ScalarType.SINT64:
+    case ScalarType.SFIXED64:
       return fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n });
-    case ScalarType.UINT64: case ScalarType.FIXED64:
+    case ScalarType.UINT64:
+    case ScalarType.FIXED64:
       return fc.bigInt({ min: 0n, max: (1n << 64n) - 1n });
-    case ScalarType.UINT32: case ScalarType.FIXED32:
+    case ScalarType.UINT32:
+    case ScalarType.FIXED32:
       return fc.integer({ min: 0, max: 0xffffffff });
     default:
       return fc.integer({ min: -0x80000000, max: 0x7fffffff });
@@ -48,15 +60,25 @@ function scalarArb(t: ScalarType): fc.Arbitrary<unknown> {
 
 function valueArb(f: DescField, depth: number): fc.Arbitrary<unknown> | undefined {
   switch (f.fieldKind) {
-    case "scalar": return scalarArb(f.scalar);
-    case "enum": return fc.constantFrom(...f.enum.values.map((v) => v.number));
-    case "message": return depth < 3 ? messageInit(f.message, depth + 1) : undefined;
+    case "scalar":
+      return scalarArb(f.scalar);
+    case "enum":
+      return fc.constantFrom(...f.enum.values.map((v) => v.number));
+    case "message":
+      return depth < 3 ? messageInit(f.message, depth + 1) : undefined;
     case "list": {
-      const item = f.listKind === "scalar" ? scalarArb(f.scalar) : f.listKind === "enum" ? fc.constantFrom(...f.enum.values.map((v) => v.number))
-        : depth < 3 ? messageInit(f.message, depth + 1) : undefined;
+      const item =
+        f.listKind === "scalar"
+          ? scalarArb(f.scalar)
+          : f.listKind === "enum"
+            ? fc.constantFrom(...f.enum.values.map((v) => v.number))
+            : depth < 3
+              ? messageInit(f.message, depth + 1)
+              : undefined;
       return item ? fc.array(item, { maxLength: 3 }) : undefined;
     }
-    case "map": return undefined;
+    case "map":
+      return undefined;
   }
 }
 
@@ -98,16 +120,25 @@ const FAULTS: Fault[] = [
 ];
 
 function grpcObsArb(m: DescMethod): fc.Arbitrary<GrpcObservation> {
-  return fc.record({
-    code: fc.constantFrom(0, 0, 0, 0, 3, 5, 13, 14),
-    message: fc.oneof(fc.constant(""), fc.string({ maxLength: 20 })),
-    messages: fc.array(messageBytes(m.output), { maxLength: streams(m) ? 3 : 2 }),
-    fault: fc.option(fc.constantFrom(...FAULTS), { freq: 6, nil: undefined }),
-  }).map((o) => ({
-    transport: "grpc" as const, method: m.name, code: o.fault && o.code === 0 ? 13 : o.code, message: o.message, messages: o.messages,
-    headers: {}, trailers: {}, wireBytes: o.messages.reduce((n, b) => n + 5 + b.length, 0), timing: { startedAt: 0, totalMs: 1 },
-    ...(o.fault ? { fault: o.fault } : {}),
-  }));
+  return fc
+    .record({
+      code: fc.constantFrom(0, 0, 0, 0, 3, 5, 13, 14),
+      message: fc.oneof(fc.constant(""), fc.string({ maxLength: 20 })),
+      messages: fc.array(messageBytes(m.output), { maxLength: streams(m) ? 3 : 2 }),
+      fault: fc.option(fc.constantFrom(...FAULTS), { freq: 6, nil: undefined }),
+    })
+    .map((o) => ({
+      transport: "grpc" as const,
+      method: m.name,
+      code: o.fault && o.code === 0 ? 13 : o.code,
+      message: o.message,
+      messages: o.messages,
+      headers: {},
+      trailers: {},
+      wireBytes: o.messages.reduce((n, b) => n + 5 + b.length, 0),
+      timing: { startedAt: 0, totalMs: 1 },
+      ...(o.fault ? { fault: o.fault } : {}),
+    }));
 }
 
 /** Paths a case may declare volatile for this rpc: top-level fields, and the status text. */
@@ -119,7 +150,17 @@ function volatilePaths(m: DescMethod): string[] {
 const EXPECTS: Expectation[] = [{ kind: "oracle" }, { kind: "agree" }, { kind: "error", codes: ["INVALID_ARGUMENT", "NOT_FOUND"] }];
 
 function caseOf(transport: "grpc" | "jsonrpc", method: string, expect: Expectation, volatile: string[], unordered: boolean): Case {
-  return { id: `${method}/fuzz`, transport, method, request: transport === "grpc" ? {} : [], expect, volatile, unordered, tags: [], source: { file: "fuzz.yaml", line: 1 } };
+  return {
+    id: `${method}/fuzz`,
+    transport,
+    method,
+    request: transport === "grpc" ? {} : [],
+    expect,
+    volatile,
+    unordered,
+    tags: [],
+    source: { file: "fuzz.yaml", line: 1 },
+  };
 }
 
 /** What the report shows of an undecodable message must say where it broke. */
@@ -130,7 +171,8 @@ function checkUndecodable(json: JsonValue | undefined, messages: Uint8Array[]): 
     const u = j.$undecodable as { offset?: number; reason?: string; bytes?: string };
     if (typeof u.reason !== "string" || u.reason.length === 0) throw new Error(`undecodable message without a reason: ${JSON.stringify(u)}`);
     const longest = Math.max(...messages.map((b) => b.length));
-    if (u.offset !== undefined && (!Number.isInteger(u.offset) || u.offset < 0 || u.offset > longest)) throw new Error(`undecodable offset ${u.offset} outside the message`);
+    if (u.offset !== undefined && (!Number.isInteger(u.offset) || u.offset < 0 || u.offset > longest))
+      throw new Error(`undecodable offset ${u.offset} outside the message`);
   });
 }
 
@@ -147,17 +189,24 @@ function judgeAll(pc: PlannedCase, builds: Observation[], oracle: Observation | 
     const opts = pc.rpc ? { method: pc.rpc } : {};
     const c = compareObservations(builds[0]!, builds[1]!, { left: "b0", right: "b1", volatile: pc.case.volatile, unordered: pc.case.unordered, ...opts });
     JSON.stringify(c.patch);
-    if (!c.identical && c.divergences.length === 0 && canonDiffers(builds[0]!, builds[1]!, pc)) throw new Error("answers differ but no divergence was reported");
+    if (!c.identical && c.divergences.length === 0 && canonDiffers(builds[0]!, builds[1]!, pc))
+      throw new Error("answers differ but no divergence was reported");
   }
 }
 
 function canonDiffers(a: Observation, b: Observation, pc: PlannedCase): boolean {
-  const opts = pc.rpc ? { schema: pc.rpc.output, streaming: streams(pc.rpc), volatile: pc.case.volatile, unordered: pc.case.unordered } : { volatile: pc.case.volatile };
+  const opts = pc.rpc
+    ? { schema: pc.rpc.output, streaming: streams(pc.rpc), volatile: pc.case.volatile, unordered: pc.case.unordered }
+    : { volatile: pc.case.volatile };
   const ca = canonOf(a, opts);
   const cb = canonOf(b, opts);
   if (ca.transport === "grpc" && cb.transport === "grpc") {
-    return ca.status.code !== cb.status.code || ca.status.message !== cb.status.message || ca.messages.length !== cb.messages.length
-      || ca.messages.some((m, i) => Buffer.compare(m.compared, cb.messages[i]!.compared) !== 0);
+    return (
+      ca.status.code !== cb.status.code ||
+      ca.status.message !== cb.status.message ||
+      ca.messages.length !== cb.messages.length ||
+      ca.messages.some((m, i) => Buffer.compare(m.compared, cb.messages[i]!.compared) !== 0)
+    );
   }
   return ca.transport === "jsonrpc" && cb.transport === "jsonrpc" && Buffer.compare(ca.compared, cb.compared) !== 0;
 }
@@ -175,23 +224,44 @@ const REAL_SHAPED = [
 ].map((s) => new TextEncoder().encode(s));
 
 // Shallow, around the limit, and deep enough to have exhausted the stack before the fix.
-const nested = fc.record({ depth: fc.oneof(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 5_000, max: 25_000 })), object: fc.boolean() }).map(({ depth, object }) =>
-  new TextEncoder().encode(`{"jsonrpc":"2.0","id":1,"result":${(object ? '{"a":' : "[").repeat(depth)}1${(object ? "}" : "]").repeat(depth)}}`));
+const nested = fc
+  .record({ depth: fc.oneof(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 5_000, max: 25_000 })), object: fc.boolean() })
+  .map(({ depth, object }) =>
+    new TextEncoder().encode(`{"jsonrpc":"2.0","id":1,"result":${(object ? '{"a":' : "[").repeat(depth)}1${(object ? "}" : "]").repeat(depth)}}`),
+  );
 
 const bodyArb: fc.Arbitrary<Uint8Array> = fc.oneof(
   { weight: 6, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => new TextEncoder().encode(JSON.stringify({ jsonrpc: "2.0", id: 1, result: v }))) },
   { weight: 8, arbitrary: mutatedBytes(REAL_SHAPED) },
   { weight: 2, arbitrary: fc.uint8Array({ maxLength: 96 }) },
   { weight: 1, arbitrary: nested },
-  { weight: 2, arbitrary: fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map((n) => new TextEncoder().encode(`{"jsonrpc":"2.0","id":1,"result":{"v":${n},"w":[${n}]}}`)) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .bigInt({ min: -(10n ** 30n), max: 10n ** 30n })
+      .map((n) => new TextEncoder().encode(`{"jsonrpc":"2.0","id":1,"result":{"v":${n},"w":[${n}]}}`)),
+  },
 );
 
 function rpcObsArb(): fc.Arbitrary<JsonRpcObservation> {
-  return fc.record({
-    httpStatus: fc.constantFrom(200, 200, 200, 500, 502, 0),
-    body: bodyArb,
-    fault: fc.option(fc.constantFrom<Fault>({ kind: "invalid-json", detail: "x" }, { kind: "empty-body", detail: "x" }, { kind: "timeout", detail: "x" }), { freq: 6, nil: undefined }),
-  }).map((o) => ({ transport: "jsonrpc" as const, method: "getblock", httpStatus: o.httpStatus, body: o.body, wireBytes: o.body.length, timing: { startedAt: 0, totalMs: 1 }, ...(o.fault ? { fault: o.fault } : {}) }));
+  return fc
+    .record({
+      httpStatus: fc.constantFrom(200, 200, 200, 500, 502, 0),
+      body: bodyArb,
+      fault: fc.option(fc.constantFrom<Fault>({ kind: "invalid-json", detail: "x" }, { kind: "empty-body", detail: "x" }, { kind: "timeout", detail: "x" }), {
+        freq: 6,
+        nil: undefined,
+      }),
+    })
+    .map((o) => ({
+      transport: "jsonrpc" as const,
+      method: "getblock",
+      httpStatus: o.httpStatus,
+      body: o.body,
+      wireBytes: o.body.length,
+      timing: { startedAt: 0, totalMs: 1 },
+      ...(o.fault ? { fault: o.fault } : {}),
+    }));
 }
 
 const RPC_VOLATILE = ["result.confirmations", "result[*]", "result.tx[*]", "id", "error.message", "result.valuePools[*].chainValue"];
@@ -199,14 +269,16 @@ const RPC_VOLATILE = ["result.confirmations", "result[*]", "result.tx[*]", "id",
 describe("answer decoding fuzzing", () => {
   test("gRPC answers of every CompactTxStreamer output schema", () => {
     const perSchema = new Map<string, number>();
-    const input = fc.constantFrom(...METHODS).chain((m) => fc.record({
-      method: fc.constant(m),
-      builds: fc.array(grpcObsArb(m), { minLength: 1, maxLength: 2 }),
-      oracle: fc.option(grpcObsArb(m), { nil: undefined }),
-      expect: fc.constantFrom(...EXPECTS),
-      volatile: fc.subarray(volatilePaths(m), { maxLength: 2 }),
-      unordered: fc.boolean(),
-    }));
+    const input = fc.constantFrom(...METHODS).chain((m) =>
+      fc.record({
+        method: fc.constant(m),
+        builds: fc.array(grpcObsArb(m), { minLength: 1, maxLength: 2 }),
+        oracle: fc.option(grpcObsArb(m), { nil: undefined }),
+        expect: fc.constantFrom(...EXPECTS),
+        volatile: fc.subarray(volatilePaths(m), { maxLength: 2 }),
+        unordered: fc.boolean(),
+      }),
+    );
     const stats = fuzz("answers/grpc", 0xa115e1, input, (i) => {
       perSchema.set(i.method.output.typeName, (perSchema.get(i.method.output.typeName) ?? 0) + 1);
       const pc: PlannedCase = { case: caseOf("grpc", i.method.name, i.expect, i.volatile, i.unordered), rpc: i.method, request: create(i.method.input) };
@@ -229,5 +301,92 @@ describe("answer decoding fuzzing", () => {
       judgeAll(pc, i.builds, i.oracle);
     });
     expect(stats.runs).toBe(FUZZ_RUNS);
+  });
+});
+
+// ---------------------------------------------------------------------------------
+// One JSON value, two texts.
+
+/** Writes `v` as JSON, taking each choice of spelling from `pick` (0..n-1). */
+function writeJson(v: unknown, pick: (n: number) => number): string {
+  const ws = () => ["", "", " ", "\n  ", "\t"][pick(5)]!;
+  if (typeof v === "number") {
+    const plain = JSON.stringify(v);
+    const [mantissa, exp] = v.toExponential().split("e");
+    const spellings = [plain, `${mantissa}e${exp}`, `${mantissa}E${exp!.replace("+", "")}`];
+    if (/^-?\d+$/.test(plain)) spellings.push(`${plain}.0`, `${plain}.000`);
+    if (/[.]/.test(plain) && !/e/i.test(plain)) spellings.push(`${plain}0`);
+    return spellings[pick(spellings.length)]!;
+  }
+  if (typeof v === "string") {
+    return `"${[...v]
+      .map((c) => {
+        const plain = JSON.stringify(c).slice(1, -1);
+        const code = c.codePointAt(0)!;
+        if (code > 0xffff) return plain;
+        const hex = code.toString(16).padStart(4, "0");
+        return [plain, `\\u${hex}`, `\\u${hex.toUpperCase()}`, ...(c === "/" ? ["\\/"] : [])][pick(c === "/" ? 4 : 3)];
+      })
+      .join("")}"`;
+  }
+  if (Array.isArray(v)) return `[${ws()}${v.map((x) => writeJson(x, pick)).join(`${ws()},${ws()}`)}${ws()}]`;
+  if (v !== null && typeof v === "object") {
+    const entries = Object.entries(v);
+    for (let i = entries.length - 1; i > 0; i--) {
+      const j = pick(i + 1);
+      [entries[i], entries[j]] = [entries[j]!, entries[i]!];
+    }
+    // A key sent twice with one value (spelled two ways) reads alike first-wins and last-wins.
+    const doubled = entries.length > 0 && pick(4) === 0 ? [entries[pick(entries.length)]!] : [];
+    const member = ([k, x]: [string, unknown]) => `${writeJson(k, pick)}${ws()}:${ws()}${writeJson(x, pick)}`;
+    return `{${ws()}${[...entries, ...doubled].map(member).join(`${ws()},${ws()}`)}${ws()}}`;
+  }
+  return JSON.stringify(v);
+}
+
+describe("one JSON value written two ways", () => {
+  test("different bytes compare as encoding-only, never as a pass; the same bytes always pass", () => {
+    const input = fc.record({
+      value: fc.jsonValue({ maxDepth: 4 }),
+      a: fc.array(fc.nat(), { minLength: 1, maxLength: 64 }),
+      b: fc.array(fc.nat(), { minLength: 1, maxLength: 64 }),
+    });
+    let encodings = 0;
+    const stats = fuzz("answers/jsonrpc-encodings", 0xa115e3, input, (i) => {
+      const picker = (choices: number[]) => {
+        let k = 0;
+        return (n: number) => choices[k++ % choices.length]! % n;
+      };
+      const body = (text: string) => new TextEncoder().encode(`{"jsonrpc":"2.0","id":1,"result":${text}}`);
+      const a = body(writeJson(i.value, picker(i.a)));
+      const b = body(writeJson(i.value, picker(i.b)));
+      const obs = (bytes: Uint8Array): JsonRpcObservation => ({
+        transport: "jsonrpc",
+        method: "getblock",
+        httpStatus: 200,
+        body: bytes,
+        wireBytes: bytes.length,
+        timing: { startedAt: 0, totalMs: 1 },
+      });
+      const c = compareObservations(obs(a), obs(b), { left: "oracle", right: "b" });
+      const verdict = verdictOf(new Map([["b", canonOf(obs(b))]]), canonOf(obs(a)), { expect: { kind: "oracle" } });
+      if (Buffer.compare(a, b) === 0) {
+        expect(c.divergences).toEqual([]);
+        expect(verdict.verdict).toBe("agree");
+        return;
+      }
+      encodings++;
+      const kinds = [...new Set(c.divergences.map((d) => d.kind))];
+      if (kinds.length !== 1 || kinds[0] !== "encoding-only") {
+        throw new Error(
+          `${Buffer.from(a).toString()} vs ${Buffer.from(b).toString()}: ${JSON.stringify(c.divergences.map((d) => [d.kind, d.path, d.detail]))}`,
+        );
+      }
+      // Never a pass: the one build does not match the oracle.
+      expect(verdict.verdict).toBe("all-vs-oracle");
+    });
+    expect(stats.runs).toBe(FUZZ_RUNS);
+    // Most inputs were two different texts.
+    expect(encodings).toBeGreaterThan(FUZZ_RUNS / 2);
   });
 });

@@ -61,9 +61,18 @@ function seeds(): Seed[] {
   for (const transport of ["grpc", "jsonrpc"] as const) {
     const dir = join("cases", transport);
     if (!existsSync(dir)) continue;
-    for (const f of readdirSync(dir).filter((n) => n.endsWith(".yaml")).sort()) {
+    for (const f of readdirSync(dir)
+      .filter((n) => n.endsWith(".yaml"))
+      .sort()) {
       const text = readFileSync(join(dir, f), "utf8");
-      out.push({ name: join(dir, f), transport, text: text.split(/\n(?=  - id:)/).slice(0, 4).join("\n") });
+      out.push({
+        name: join(dir, f),
+        transport,
+        text: text
+          .split(/\n(?= {2}- id:)/)
+          .slice(0, 4)
+          .join("\n"),
+      });
     }
   }
   return out;

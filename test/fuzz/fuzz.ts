@@ -85,9 +85,42 @@ export type TextOp =
 
 /** Values that change a YAML scalar's type or bring YAML features in. */
 const YAML_VALUES = [
-  "[]", "{}", "null", "~", "true", "false", "0", "-1", "1.5", "1e309", "0x10", "''", "\"\"", "[1, 2]", "{ a: 1 }",
-  "!!binary AAAA", "&anchor 1", "*anchor", "*missing", "|\n  text", ">-", "'unterminated", "\"\\u0000\"", "- x",
-  "9007199254740993", "${tip}", "${nope}", "${tip+1|le}", "\t", ":", "? x", "@", "`", "%YAML 1.2", "---", "...",
+  "[]",
+  "{}",
+  "null",
+  "~",
+  "true",
+  "false",
+  "0",
+  "-1",
+  "1.5",
+  "1e309",
+  "0x10",
+  "''",
+  '""',
+  "[1, 2]",
+  "{ a: 1 }",
+  "!!binary AAAA",
+  "&anchor 1",
+  "*anchor",
+  "*missing",
+  "|\n  text",
+  ">-",
+  "'unterminated",
+  '"\\u0000"',
+  "- x",
+  "9007199254740993",
+  "${tip}",
+  "${nope}",
+  "${tip+1|le}",
+  "\t",
+  ":",
+  "? x",
+  "@",
+  "`",
+  "%YAML 1.2",
+  "---",
+  "...",
 ];
 
 const w = <T>(weight: number, arbitrary: fc.Arbitrary<T>) => ({ weight, arbitrary });
@@ -99,7 +132,14 @@ export const textOp: fc.Arbitrary<TextOp> = fc.oneof(
   w(5, fc.record({ op: fc.constant("swap-lines" as const), at: fc.nat(), with: fc.nat() })),
   w(5, fc.record({ op: fc.constant("truncate" as const), at: fc.nat() })),
   w(5, fc.record({ op: fc.constant("retype" as const), at: fc.nat(), value: fc.oneof(fc.constantFrom(...YAML_VALUES), fc.string({ maxLength: 12 })) })),
-  w(5, fc.record({ op: fc.constant("insert" as const), at: fc.nat(), text: fc.oneof(fc.constantFrom(...YAML_VALUES, "\n", "  ", "#", "- "), fc.string({ maxLength: 8 })) })),
+  w(
+    5,
+    fc.record({
+      op: fc.constant("insert" as const),
+      at: fc.nat(),
+      text: fc.oneof(fc.constantFrom(...YAML_VALUES, "\n", "  ", "#", "- "), fc.string({ maxLength: 8 })),
+    }),
+  ),
   w(5, fc.record({ op: fc.constant("indent" as const), at: fc.nat(), by: fc.integer({ min: -4, max: 4 }) })),
   w(1, fc.record({ op: fc.constant("alias-bomb" as const), depth: fc.integer({ min: 2, max: 9 }), self: fc.boolean() })),
 );
@@ -168,7 +208,13 @@ export function mutatedText(seeds: readonly string[]): fc.Arbitrary<string> {
 
 /** Text that looks a little like YAML: its syntax characters, words, numbers and newlines. */
 export const yamlishText: fc.Arbitrary<string> = fc
-  .array(fc.oneof(fc.constantFrom("\n", "  ", "- ", ": ", "{", "}", "[", "]", ",", "#", "&a ", "*a", "!", "|", ">", "'", "\"", "id", "method", "cases", "request"), fc.string({ maxLength: 6 })), { maxLength: 60 })
+  .array(
+    fc.oneof(
+      fc.constantFrom("\n", "  ", "- ", ": ", "{", "}", "[", "]", ",", "#", "&a ", "*a", "!", "|", ">", "'", '"', "id", "method", "cases", "request"),
+      fc.string({ maxLength: 6 }),
+    ),
+    { maxLength: 60 },
+  )
   .map((parts) => parts.join(""));
 
 // ---------------------------------------------------------------------------------
@@ -185,9 +231,13 @@ export type ByteOp =
 
 /** CompactSize and varint spellings of absurd counts and lengths. */
 const HUGE = [
-  [0xfd, 0xff, 0xff], [0xfe, 0xff, 0xff, 0xff, 0xff], [0xfe, 0x00, 0x00, 0x00, 0x02],
-  [0xff, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00], [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
-  [0xff, 0xff, 0xff, 0xff, 0x0f], [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01],
+  [0xfd, 0xff, 0xff],
+  [0xfe, 0xff, 0xff, 0xff, 0xff],
+  [0xfe, 0x00, 0x00, 0x00, 0x02],
+  [0xff, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00],
+  [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+  [0xff, 0xff, 0xff, 0xff, 0x0f],
+  [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01],
 ];
 
 export const byteOp: fc.Arbitrary<ByteOp> = fc.oneof(

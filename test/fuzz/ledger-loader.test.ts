@@ -50,7 +50,12 @@ function seeds(): string[] {
   const out = [WRITTEN];
   if (existsSync(FILE)) {
     // The head and the first three entries of the real ledger.
-    out.push(readFileSync(FILE, "utf8").split(/\n(?=  - id:)/).slice(0, 4).join("\n"));
+    out.push(
+      readFileSync(FILE, "utf8")
+        .split(/\n(?= {2}- id:)/)
+        .slice(0, 4)
+        .join("\n"),
+    );
   }
   return out;
 }
@@ -69,8 +74,18 @@ const CTX = { caseId: "GetTransaction/a-rather-long-case-id-with-many-parts-0123
 
 function result(caseId: string, quirk: string | null): CaseResult {
   return {
-    caseId, method: CTX.method, transport: "grpc", expect: "oracle", tags: [], source: "x:1", answers: BUILDS.map((b) => ({ side: b.name, transport: "grpc", status: "OK", code: null, message: "", count: 0, wireBytes: 0, ms: 0, hex: [] })),
-    divergences: [{ ...DIVERGENCES[0]!, caseId, method: CTX.method, transport: "grpc", build: "zaino", quirk }], volatile: [], excluded: [], unordered: false, patches: [],
+    caseId,
+    method: CTX.method,
+    transport: "grpc",
+    expect: "oracle",
+    tags: [],
+    source: "x:1",
+    answers: BUILDS.map((b) => ({ side: b.name, transport: "grpc", status: "OK", code: null, message: "", count: 0, wireBytes: 0, ms: 0, hex: [] })),
+    divergences: [{ ...DIVERGENCES[0]!, caseId, method: CTX.method, transport: "grpc", build: "zaino", quirk }],
+    volatile: [],
+    excluded: [],
+    unordered: false,
+    patches: [],
   };
 }
 

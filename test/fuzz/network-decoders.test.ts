@@ -14,7 +14,9 @@ import http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { create } from "@bufbuild/protobuf";
-import { canonJsonRpc, lossyIntegers } from "../../src/core/canon/jsonrpc.js";
+import { canonJsonRpc } from "../../src/core/canon/jsonrpc.js";
+import { readJson } from "../../src/core/io/json-tree.js";
+import { shownValue } from "../../src/core/io/json-values.js";
 import { glob } from "../../src/core/corpus/glob.js";
 import { encodeFrame, FrameReader, isFrameError } from "../../src/core/targets/grpc-frames.js";
 import { grpcTarget, type GrpcTarget } from "../../src/core/targets/grpc.js";
@@ -28,8 +30,19 @@ import { referenceGlob as reference } from "../../src/core/corpus/glob-reference
 const NETWORK_RUNS = Math.max(50, Math.floor(FUZZ_RUNS / 20));
 
 const FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>([
-  "unreachable", "timeout", "reset", "malformed-frame", "compressed", "content-type", "too-large", "too-long",
-  "http-status", "empty-body", "invalid-json", "wrong-id", "protocol",
+  "unreachable",
+  "timeout",
+  "reset",
+  "malformed-frame",
+  "compressed",
+  "content-type",
+  "too-large",
+  "too-long",
+  "http-status",
+  "empty-body",
+  "invalid-json",
+  "wrong-id",
+  "protocol",
 ]);
 
 /** Bytes cut into chunks at the given points. */
@@ -65,7 +78,10 @@ describe("gRPC frames", () => {
   });
 
   test("any bytes: payloads that are a prefix of what was framed, then at most one error that names its frame", () => {
-    const bytes = fc.oneof(fc.uint8Array({ maxLength: 2000 }), payloads.chain((ps) => mutatedBytes([framed(ps)])));
+    const bytes = fc.oneof(
+      fc.uint8Array({ maxLength: 2000 }),
+      payloads.chain((ps) => mutatedBytes([framed(ps)])),
+    );
     fuzz("grpc-frames/any", 0x6a2, fc.tuple(bytes, fc.array(fc.nat(), { maxLength: 12 }), fc.integer({ min: 0, max: 512 })), ([input, cuts, max]) => {
       const reader = new FrameReader(max);
       let consumed = 0;
@@ -108,11 +124,17 @@ interface Http2Answer {
   trailersOnly: boolean;
 }
 
-const headerValue = fc.oneof(fc.constantFrom("0", "2", "13", "99", "", "abc", "application/grpc", "application/grpc+proto", "text/html"), fc.stringMatching(/^[ -~]{0,20}$/));
+const headerValue = fc.oneof(
+  fc.constantFrom("0", "2", "13", "99", "", "abc", "application/grpc", "application/grpc+proto", "text/html"),
+  fc.stringMatching(/^[ -~]{0,20}$/),
+);
 const http2Answer: fc.Arbitrary<Http2Answer> = fc.record({
   status: fc.constantFrom(200, 200, 200, 400, 404, 500, 503),
   contentType: fc.option(fc.constantFrom("application/grpc", "application/grpc+proto", "application/json", "text/html"), { nil: undefined }),
-  body: fc.oneof(fc.uint8Array({ maxLength: 600 }), payloads.chain((ps) => mutatedBytes([framed(ps)]))),
+  body: fc.oneof(
+    fc.uint8Array({ maxLength: 600 }),
+    payloads.chain((ps) => mutatedBytes([framed(ps)])),
+  ),
   trailers: fc.option(fc.dictionary(fc.constantFrom("grpc-status", "grpc-message", "x-other"), headerValue, { maxKeys: 3 }), { nil: undefined }),
   trailersOnly: fc.boolean(),
 });
@@ -146,18 +168,21 @@ describe("HTTP/2 responses to the gRPC client", () => {
   });
 
   test("every answer resolves, with the server's status or a fault of a known kind", async () => {
-    await fc.assert(fc.asyncProperty(http2Answer, async (a) => {
-      next = a;
-      const obs = await target.call(CompactTxStreamer.method.getLightdInfo, create(EmptySchema));
-      if (obs.fault) {
-        expect(FAULTS.has(obs.fault.kind)).toBe(true);
-        expect(obs.fault.detail.length).toBeGreaterThan(0);
-      } else {
-        expect(Number.isInteger(obs.code)).toBe(true);
-      }
-      for (const m of obs.messages) expect(m.length).toBeLessThanOrEqual(256);
-      expect(obs.timing.totalMs).toBeLessThan(2500);
-    }), { seed: seedOf(0x6a3), numRuns: NETWORK_RUNS });
+    await fc.assert(
+      fc.asyncProperty(http2Answer, async (a) => {
+        next = a;
+        const obs = await target.call(CompactTxStreamer.method.getLightdInfo, create(EmptySchema));
+        if (obs.fault) {
+          expect(FAULTS.has(obs.fault.kind)).toBe(true);
+          expect(obs.fault.detail.length).toBeGreaterThan(0);
+        } else {
+          expect(Number.isInteger(obs.code)).toBe(true);
+        }
+        for (const m of obs.messages) expect(m.length).toBeLessThanOrEqual(256);
+        expect(obs.timing.totalMs).toBeLessThan(2500);
+      }),
+      { seed: seedOf(0x6a3), numRuns: NETWORK_RUNS },
+    );
   }, 120_000);
 });
 
@@ -198,27 +223,75 @@ describe("JSON-RPC bodies", () => {
   });
 
   test("every body resolves to an observation, and its canonical form never throws", async () => {
-    await fc.assert(fc.asyncProperty(fc.record({
-      status: fc.constantFrom(200, 200, 200, 401, 500),
-      contentType: fc.option(fc.constantFrom("application/json", "application/json; charset=utf-8", "text/plain"), { nil: undefined }),
-      body: jsonBody,
-    }), async (a) => {
-      next = a;
-      const obs = await target.call("getinfo", [], { id: 1 });
-      if (obs.fault) expect(FAULTS.has(obs.fault.kind)).toBe(true);
-      expect(obs.body.length).toBeLessThanOrEqual(300);
-      const canon = canonJsonRpc(obs);
-      expect(canon.compared).toBeInstanceOf(Uint8Array);
-    }), { seed: seedOf(0x6a4), numRuns: NETWORK_RUNS });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          status: fc.constantFrom(200, 200, 200, 401, 500),
+          contentType: fc.option(fc.constantFrom("application/json", "application/json; charset=utf-8", "text/plain"), { nil: undefined }),
+          body: jsonBody,
+        }),
+        async (a) => {
+          next = a;
+          const obs = await target.call("getinfo", [], { id: 1 });
+          if (obs.fault) expect(FAULTS.has(obs.fault.kind)).toBe(true);
+          expect(obs.body.length).toBeLessThanOrEqual(300);
+          const canon = canonJsonRpc(obs);
+          expect(canon.compared).toBeInstanceOf(Uint8Array);
+        },
+      ),
+      { seed: seedOf(0x6a4), numRuns: NETWORK_RUNS },
+    );
   }, 120_000);
 
-  test("the integer scan of a body is linear: megabyte strings and numbers in any text", () => {
-    fuzz("jsonrpc/lossy-integers", 0x6a5, fc.tuple(fc.string({ maxLength: 200 }), fc.nat({ max: 3_000_000 })), ([text, n]) => {
-      const big = `{"result":"${"a".repeat(n)}\\"${JSON.stringify(text).slice(1, -1)}","n":12345678901234567890}`;
-      expect(lossyIntegers(big)).toContain("12345678901234567890");
-    }, Math.min(FUZZ_RUNS, 200));
+  test("the JSON text reader accepts what JSON.parse accepts and reads the same values", () => {
+    const text = fc.oneof(
+      fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
+      fc.jsonValue({ maxDepth: 3 }).chain((v) => mutatedBytes([new TextEncoder().encode(JSON.stringify(v))]).map((b) => Buffer.from(b).toString("utf8"))),
+      fc.string({ maxLength: 40 }),
+    );
+    fuzz("jsonrpc/text-reader", 0x6a5, text, (t) => {
+      let parsed: unknown;
+      let ok = true;
+      try {
+        parsed = JSON.parse(t);
+      } catch {
+        ok = false;
+      }
+      const r = readJson(new TextEncoder().encode(t), 64);
+      if (r.ok !== ok)
+        throw new Error(`JSON.parse ${ok ? "accepts" : "rejects"} ${JSON.stringify(t)}, the reader ${r.ok ? "accepts" : `rejects (${r.reason})`}`);
+      if (r.ok && !r.tree.deep && !sameAsParsed(shownValue(r.tree, 0), parsed)) throw new Error(`${JSON.stringify(t)} read otherwise than JSON.parse reads it`);
+    });
+  });
+
+  test("the reader is linear: megabyte strings and numbers in any text", () => {
+    fuzz(
+      "jsonrpc/reader-linear",
+      0x6a7,
+      fc.tuple(fc.string({ maxLength: 200 }), fc.nat({ max: 3_000_000 })),
+      ([text, n]) => {
+        const big = `{"result":"${"a".repeat(n)}\\"${JSON.stringify(text).slice(1, -1)}","n":${"9".repeat(n >> 4)}1}`;
+        const r = readJson(new TextEncoder().encode(big), 64);
+        expect(r.ok && r.tree.size).toBe(5);
+      },
+      Math.min(FUZZ_RUNS, 200),
+    );
   });
 });
+
+/** JSON.parse's value, but where it read a number through a double, the reader's literal text is just as right. */
+function sameAsParsed(shown: unknown, parsed: unknown): boolean {
+  if (typeof shown === "string" && typeof parsed === "number") return Number(shown) === parsed;
+  if (Array.isArray(shown) && Array.isArray(parsed)) return shown.length === parsed.length && shown.every((x, i) => sameAsParsed(x, parsed[i]));
+  if (shown && parsed && typeof shown === "object" && typeof parsed === "object") {
+    const ka = Object.keys(shown);
+    const kb = Object.keys(parsed);
+    return (
+      ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameAsParsed((shown as Record<string, unknown>)[k], (parsed as Record<string, unknown>)[k]))
+    );
+  }
+  return Object.is(shown, parsed);
+}
 
 // ---------------------------------------------------------------------------------
 
@@ -235,8 +308,14 @@ describe("glob", () => {
   test("stays fast on long values and star-heavy patterns", () => {
     const starry = fc.array(fc.constantFrom("*", "a", "b", "[*]"), { minLength: 1, maxLength: 40 }).map((a) => a.join(""));
     const long = fc.tuple(fc.constantFrom("a", "b", "[1]"), fc.nat({ max: 2000 })).map(([s, n]) => s.repeat(n));
-    fuzz("glob/fast", 0x6a7, fc.tuple(starry, long, fc.boolean()), ([p, v, pathLike]) => {
-      glob(p, v, pathLike);
-    }, Math.min(FUZZ_RUNS, 2000));
+    fuzz(
+      "glob/fast",
+      0x6a7,
+      fc.tuple(starry, long, fc.boolean()),
+      ([p, v, pathLike]) => {
+        glob(p, v, pathLike);
+      },
+      Math.min(FUZZ_RUNS, 2000),
+    );
   });
 });

@@ -51,14 +51,25 @@ const txCheck = (b: Uint8Array) => checkDecode(b, decodeTransaction, encodeTrans
 
 // The synthetic chain: every transaction version and pool, no outside data needed.
 const synthetic = syntheticChain();
-const synthBlocks = synthetic.blocks.filter((_, i) => i % 15 === 0 || synthetic.blocks[i]!.block.transactions.length > 2).slice(0, 40).map((b) => b.raw);
-const synthTxs = synthetic.blocks.flatMap((b) => b.block.rawTransactions).filter((_, i) => i % 7 === 0).slice(0, 80);
+const synthBlocks = synthetic.blocks
+  .filter((_, i) => i % 15 === 0 || synthetic.blocks[i]!.block.transactions.length > 2)
+  .slice(0, 40)
+  .map((b) => b.raw);
+const synthTxs = synthetic.blocks
+  .flatMap((b) => b.block.rawTransactions)
+  .filter((_, i) => i % 7 === 0)
+  .slice(0, 80);
 
 const random = fc.uint8Array({ maxLength: 2048 });
 
 describe("zcash decoder fuzzing", () => {
   test("decodeBlock: random bytes and mutated synthetic blocks", () => {
-    const stats = fuzz("decodeBlock/synthetic", 0x5eed01, fc.oneof({ weight: 1, arbitrary: random }, { weight: 4, arbitrary: mutatedBytes(synthBlocks) }), blockCheck);
+    const stats = fuzz(
+      "decodeBlock/synthetic",
+      0x5eed01,
+      fc.oneof({ weight: 1, arbitrary: random }, { weight: 4, arbitrary: mutatedBytes(synthBlocks) }),
+      blockCheck,
+    );
     expect(stats.runs).toBe(FUZZ_RUNS);
   });
 

@@ -40,7 +40,8 @@ export function spawnCli(args: readonly string[], o: SpawnOptions = {}): CliRun 
   child.stdout?.setEncoding("utf8").on("data", (s: string) => (out += s));
   child.stderr?.setEncoding("utf8").on("data", (s: string) => (err += s));
   // The files may be gone when a test's folder was removed before its child closed.
-  const read = (which: "stdout" | "stderr") => (o.files ? (existsSync(o.files[which]) ? readFileSync(o.files[which], "utf8") : "") : which === "stdout" ? out : err);
+  const read = (which: "stdout" | "stderr") =>
+    o.files ? (existsSync(o.files[which]) ? readFileSync(o.files[which], "utf8") : "") : which === "stdout" ? out : err;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolveExit) => {
     child.on("close", (code, signal) => resolveExit({ code, signal, stdout: read("stdout"), stderr: read("stderr") }));
   });

@@ -120,7 +120,7 @@ function forward(session: http2.ClientHttp2Session, path: string, headers: Recor
 /** The payloads of a buffer of gRPC frames (the upstream's, which are well formed). */
 function payloads(data: Buffer): Buffer[] {
   const out: Buffer[] = [];
-  for (let at = 0; at + 5 <= data.length;) {
+  for (let at = 0; at + 5 <= data.length; ) {
     const n = data.readUInt32BE(at + 1);
     out.push(data.subarray(at + 5, at + 5 + n));
     at += 5 + n;
@@ -226,8 +226,10 @@ function endless(stream: http2.ServerHttp2Stream, f: Buffer): void {
 
 /** A hostile server: the credentials it was sent come back in the status message. */
 function reflect(stream: http2.ServerHttp2Stream, headers: Record<string, string>): void {
-  const echoed = Object.entries(headers).filter(([k]) => !["content-type", "te", "grpc-timeout", "user-agent", "grpc-accept-encoding"].includes(k))
-    .map(([k, v]) => `${k}=${v}`).join("; ");
+  const echoed = Object.entries(headers)
+    .filter(([k]) => !["content-type", "te", "grpc-timeout", "user-agent", "grpc-accept-encoding"].includes(k))
+    .map(([k, v]) => `${k}=${v}`)
+    .join("; ");
   stream.respond(
     { ":status": 200, "content-type": "application/grpc", "grpc-status": "16", "grpc-message": encodeURIComponent(`who are you? you sent ${echoed}`) },
     { endStream: true },

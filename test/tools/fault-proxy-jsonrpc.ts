@@ -79,10 +79,14 @@ export async function startJsonRpcProxy(upstreamUrl: string, book: RuleBook): Pr
       case "deep-json":
         return json(200, `{"jsonrpc":"2.0","id":${JSON.stringify(parsed.id ?? null)},"result":${"[".repeat(fault.depth)}${"]".repeat(fault.depth)}}`);
       case "reflect-auth":
-        return json(200, JSON.stringify({
-          jsonrpc: "2.0", id: parsed.id ?? null,
-          error: { code: -32600, message: `who are you? you sent authorization=${headers["authorization"] ?? ""}; headers ${JSON.stringify(headers)}` },
-        }));
+        return json(
+          200,
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: parsed.id ?? null,
+            error: { code: -32600, message: `who are you? you sent authorization=${headers.authorization ?? ""}; headers ${JSON.stringify(headers)}` },
+          }),
+        );
       default:
         break;
     }

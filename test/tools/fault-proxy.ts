@@ -96,9 +96,7 @@ interface RuleBase {
   times?: number;
 }
 
-export type FaultRule =
-  | (RuleBase & { transport: "grpc"; fault: GrpcFault })
-  | (RuleBase & { transport: "jsonrpc"; fault: JsonRpcFault });
+export type FaultRule = (RuleBase & { transport: "grpc"; fault: GrpcFault }) | (RuleBase & { transport: "jsonrpc"; fault: JsonRpcFault });
 
 /** One request the proxy saw. */
 export interface ProxiedRequest {

@@ -42,7 +42,9 @@ export async function startHostileGrpc(h: GrpcHostility): Promise<HostileServer>
   const server = http2.createServer();
   server.on("stream", (stream, headers) => {
     stream.on("error", () => undefined);
-    const rpc = String(headers[":path"] ?? "").split("/").pop();
+    const rpc = String(headers[":path"] ?? "")
+      .split("/")
+      .pop();
     if (h.kind === "endless" && h.onlyRpc !== undefined && rpc !== h.onlyRpc) {
       stream.respond({ ":status": 200, "content-type": "application/grpc", "grpc-status": "12" }, { endStream: true });
       return;
@@ -72,11 +74,12 @@ export async function startHostileGrpc(h: GrpcHostility): Promise<HostileServer>
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((r) => {
-      server.close(() => r());
-      // Open sessions would keep close() waiting for ever.
-      for (const s of open) s.destroy();
-    }),
+    close: () =>
+      new Promise((r) => {
+        server.close(() => r());
+        // Open sessions would keep close() waiting for ever.
+        for (const s of open) s.destroy();
+      }),
   };
 }
 
@@ -111,20 +114,29 @@ export async function startHostileJsonRpc(h: JsonRpcHostility): Promise<HostileS
     });
   });
   server.on("clientError", () => undefined);
+  return listening(server);
+}
+
+/** An HTTP server on a free loopback port; closing it ends the connections it still holds. */
+export async function listening(server: http.Server): Promise<HostileServer> {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
 /** `\u`-escapes every character: JSON that decodes to `s` without containing it. */
 export function unicodeEscaped(s: string): string {
-  return s.split("").map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+  return s
+    .split("")
+    .map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    .join("");
 }
 
 /** Everything secret-looking a request carried: header values, credentials, query values. */
@@ -171,13 +183,5 @@ export async function startEchoJsonRpc(): Promise<HostileServer> {
       res.end(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":[${members.join(",")}]}`);
     });
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
-  };
+  return listening(server);
 }

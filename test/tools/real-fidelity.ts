@@ -22,8 +22,13 @@ export async function recordedFidelityRun(o: { goldenRoot?: string } = {}): Prom
   const terminal: string[] = [];
   const events: RunEvent[] = [];
   const run = await runFidelity({
-    cases: loadCorpus(CASES, lightwalletProtocol), ledger: loadLedger(join(CASES, "quirks.yaml")), ...o,
-    reporters: [terminalReporter({ write: (l) => terminal.push(l), chalk: new Chalk({ level: 0 }) }), { onEvent: (e) => events.push(e), finish: async () => {} }],
+    cases: loadCorpus(CASES, lightwalletProtocol),
+    ledger: loadLedger(join(CASES, "quirks.yaml")),
+    ...o,
+    reporters: [
+      terminalReporter({ write: (l) => terminal.push(l), chalk: new Chalk({ level: 0 }) }),
+      { onEvent: (e) => events.push(e), finish: async () => {} },
+    ],
   });
   return { run, terminal, events };
 }

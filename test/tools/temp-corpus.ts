@@ -36,34 +36,18 @@ export function chainProfileYaml(name: string, network: "mainnet" | "testnet" | 
 
 /** The few cases the reliability tests run: a unary and a streaming rpc, and JSON-RPC. */
 export const SMALL_CORPUS: Record<string, string> = {
-  "grpc/GetBlock.yaml": [
-    "method: GetBlock",
-    "cases:",
-    "  - id: at-5",
-    "    request: { height: 5 }",
-  ].join("\n"),
-  "grpc/GetBlockRange.yaml": [
-    "method: GetBlockRange",
-    "cases:",
-    "  - id: first-ten",
-    "    request: { start: { height: 1 }, end: { height: 10 } }",
-  ].join("\n"),
-  "grpc/GetLatestBlock.yaml": [
-    "method: GetLatestBlock",
-    "cases:",
-    "  - id: tip",
-    "    request: {}",
-  ].join("\n"),
-  "jsonrpc/getblock.yaml": [
-    "method: getblock",
-    "cases:",
-    "  - id: raw-5",
-    "    request: [\"5\", 0]",
-  ].join("\n"),
-  "jsonrpc/getblockcount.yaml": [
-    "method: getblockcount",
-    "cases:",
-    "  - id: count",
-    "    request: []",
-  ].join("\n"),
+  "grpc/GetBlock.yaml": ["method: GetBlock", "cases:", "  - id: at-5", "    request: { height: 5 }"].join("\n"),
+  "grpc/GetBlockRange.yaml": ["method: GetBlockRange", "cases:", "  - id: first-ten", "    request: { start: { height: 1 }, end: { height: 10 } }"].join("\n"),
+  "grpc/GetLatestBlock.yaml": ["method: GetLatestBlock", "cases:", "  - id: tip", "    request: {}"].join("\n"),
+  "jsonrpc/getblock.yaml": ["method: getblock", "cases:", "  - id: raw-5", '    request: ["5", 0]'].join("\n"),
+  "jsonrpc/getblockcount.yaml": ["method: getblockcount", "cases:", "  - id: count", "    request: []"].join("\n"),
 };
+
+/** `n` GetBlock and `n` raw getblock cases at heights 1..n: enough calls for a build to go wrong part-way. */
+export function blockCorpus(n: number): Record<string, string> {
+  const heights = Array.from({ length: n }, (_, i) => i + 1);
+  return {
+    "grpc/GetBlock.yaml": ["method: GetBlock", "cases:", ...heights.map((h) => `  - { id: h${h}, request: { height: ${h} } }`)].join("\n"),
+    "jsonrpc/getblock.yaml": ["method: getblock", "cases:", ...heights.map((h) => `  - { id: raw-${h}, request: ["${h}", 0] }`)].join("\n"),
+  };
+}

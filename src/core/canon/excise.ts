@@ -13,7 +13,7 @@ import { encodeVarint, packedElements, parseWire, WT_LEN, type WireRecord } from
 export function checkGrpcPattern(desc: DescMessage, segs: readonly Segment[], text: string): void {
   let d: DescMessage = desc;
   for (let i = 0; i < segs.length; i++) {
-    const s = segs[i];
+    const s = segs[i]!;
     const rest = segs.length - i - 1;
     const fail = (why: string): never => {
       throw new Error(`volatile path ${JSON.stringify(text)}: ${why}`);
@@ -31,7 +31,7 @@ export function checkGrpcPattern(desc: DescMessage, segs: readonly Segment[], te
     if (rest === 0) return;
     switch (f.fieldKind) {
       case "list": {
-        const next = segs[i + 1];
+        const next = segs[i + 1]!;
         if (next.kind !== "index" && next.kind !== "any") fail(`${name} is repeated: write ${name}[*] or ${name}[n]`);
         if (rest === 1) return;
         if (f.listKind !== "message") fail(`${name} holds scalars; nothing can follow its index`);
@@ -72,7 +72,7 @@ function rebuild(bytes: Uint8Array, records: WireRecord[], patterns: readonly (r
     const whole = bytes.subarray(rec.start, rec.end);
     const f = rec.field;
     const mine = patterns.filter((p) => {
-      const s = p[0];
+      const s = p[0]!;
       if (s.kind === "field") return f !== undefined && f.jsonName === s.name;
       return s.kind === "unknown" && f === undefined && s.no === rec.no;
     });
@@ -90,7 +90,7 @@ function rebuild(bytes: Uint8Array, records: WireRecord[], patterns: readonly (r
       continue;
     }
     if (elements) {
-      const kept = elements.filter((_, k) => !mine.some((p) => p.length === 2 && selects(p[1], first + k)));
+      const kept = elements.filter((_, k) => !mine.some((p) => p.length === 2 && selects(p[1]!, first + k)));
       if (kept.length === elements.length) {
         parts.push(whole);
         continue;
@@ -103,7 +103,7 @@ function rebuild(bytes: Uint8Array, records: WireRecord[], patterns: readonly (r
     }
     let deeper: (readonly Segment[])[];
     if (isList) {
-      const sel = mine.filter((p) => selects(p[1], first));
+      const sel = mine.filter((p) => selects(p[1]!, first));
       if (sel.some((p) => p.length === 2)) {
         changed = true;
         continue;

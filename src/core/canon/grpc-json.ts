@@ -16,6 +16,7 @@
 
 import type { DescMessage, JsonObject, JsonValue, Message } from "@bufbuild/protobuf";
 import type { UnknownField } from "@bufbuild/protobuf";
+import { bytesToHex as hex } from "../io/hex.js";
 import { appendIndex, appendKey, appendSegment } from "./paths.js";
 import { oneofValue, protoJson } from "./proto-json.js";
 import { isObject } from "./volatile.js";
@@ -31,9 +32,7 @@ export interface UnknownFieldNote {
   hex: string;
 }
 
-export function hex(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
-}
+export { hex };
 
 export function messageJson(desc: DescMessage, msg: Message): { json: JsonValue; unknown: UnknownFieldNote[] } {
   const json = protoJson(desc, msg, JSON_OPTIONS);
@@ -54,21 +53,21 @@ function inject(desc: DescMessage, msg: Message, json: JsonValue, path: string, 
       ((byNo[String(f.no)] ??= []) as JsonValue[]).push(entry);
       out.push({ path: appendSegment(path, { kind: "unknown", no: f.no }), no: f.no, wireType: f.wireType, hex: entry.hex });
     }
-    json["$unknown"] = byNo;
+    json.$unknown = byNo;
   }
   const rec = msg as unknown as Record<string, unknown>;
   for (const f of desc.fields) {
-    const sub = json[f.jsonName];
+    const sub = json[f.jsonName]!;
     const p = appendKey(path, f.jsonName);
     if (f.fieldKind === "message") {
       const v = f.oneof ? oneofValue(rec, f.oneof.localName, f.localName) : rec[f.localName];
       if (v) inject(f.message, v as Message, sub, p, out);
     } else if (f.fieldKind === "list" && f.listKind === "message" && Array.isArray(sub)) {
       const items = rec[f.localName] as Message[];
-      items.forEach((m, i) => inject(f.message, m, sub[i], appendIndex(p, i), out));
+      items.forEach((m, i) => inject(f.message, m, sub[i]!, appendIndex(p, i), out));
     } else if (f.fieldKind === "map" && f.mapKind === "message" && isObject(sub)) {
       const entries = rec[f.localName] as Record<string, Message>;
-      for (const k of Object.keys(entries)) inject(f.message, entries[k], sub[k], appendKey(p, k), out);
+      for (const k of Object.keys(entries)) inject(f.message, entries[k]!, sub[k]!, appendKey(p, k), out);
     }
   }
 }

@@ -15,21 +15,28 @@ describe("gRPC canonical form", () => {
     const wire = toBinary(BlockIDSchema, create(BlockIDSchema, { height: 5n, hash: new Uint8Array([0xaa, 0xbb]) }));
     const c = canonGrpc(grpcObs([wire]), BlockIDSchema, unary);
     expect(c.status).toEqual({ code: 0, name: "OK", message: "" });
-    expect(c.messages[0].compared).toBe(wire);
-    expect(Buffer.compare(c.messages[0].reencoded!, wire)).toBe(0);
-    expect(c.messages[0].json).toEqual({ height: "5", hash: "qrs=" });
+    expect(c.messages[0]!.compared).toBe(wire);
+    expect(Buffer.compare(c.messages[0]!.reencoded!, wire)).toBe(0);
+    expect(c.messages[0]!.json).toEqual({ height: "5", hash: "qrs=" });
     const empty = canonGrpc(grpcObs([new Uint8Array()]), LightdInfoSchema, unary);
-    expect(Object.keys(empty.messages[0].json as object)).toHaveLength(18); // every field, defaults included
-    expect(grpcJson(empty)).toBe(empty.messages[0].json);
+    expect(Object.keys(empty.messages[0]!.json as object)).toHaveLength(18); // every field, defaults included
+    expect(grpcJson(empty)).toBe(empty.messages[0]!.json);
   });
 
   test("cancelAfter: an answer with at least that many messages compares as those and OK; a shorter one as it is", () => {
     const blocks = [1, 2, 3].map((n) => toBinary(BlockIDSchema, create(BlockIDSchema, { height: BigInt(n) })));
     const whole = canonGrpc(grpcObs(blocks), BlockIDSchema, { ...stream, cancelAfter: 2 });
-    const cut = canonGrpc({ ...grpcObs(blocks.slice(0, 2), { code: 1, message: "cancelled by the client after 2 messages" }), endedBy: "cancelled" }, BlockIDSchema, { ...stream, cancelAfter: 2 });
+    const cut = canonGrpc(
+      { ...grpcObs(blocks.slice(0, 2), { code: 1, message: "cancelled by the client after 2 messages" }), endedBy: "cancelled" },
+      BlockIDSchema,
+      { ...stream, cancelAfter: 2 },
+    );
     for (const c of [whole, cut]) {
       expect(c.status).toEqual({ code: 0, name: "OK", message: "" });
-      expect(c.messages.map((m) => m.json)).toEqual([{ height: "1", hash: "" }, { height: "2", hash: "" }]);
+      expect(c.messages.map((m) => m.json)).toEqual([
+        { height: "1", hash: "" },
+        { height: "2", hash: "" },
+      ]);
     }
     expect(whole.excluded.map((e) => e.path)).toEqual(["status", "[2]"]);
     const short = canonGrpc(grpcObs(blocks.slice(0, 1), { code: 5, message: "not found" }), BlockIDSchema, { ...stream, cancelAfter: 2 });
@@ -40,7 +47,11 @@ describe("gRPC canonical form", () => {
     const blocks = [1, 2].map((n) => toBinary(BlockIDSchema, create(BlockIDSchema, { height: BigInt(n) })));
     const at = (totalMs: number) => ({ startedAt: 0, totalMs });
     const opts = { ...stream, deadlineMs: 100 };
-    const held = { ...grpcObs(blocks, { code: 1, message: "still open 1000 ms after the 100 ms deadline it was sent; ended by the client" }), endedBy: "deadline" as const, timing: at(1100) };
+    const held = {
+      ...grpcObs(blocks, { code: 1, message: "still open 1000 ms after the 100 ms deadline it was sent; ended by the client" }),
+      endedBy: "deadline" as const,
+      timing: at(1100),
+    };
     const okLate = { ...grpcObs(blocks), timing: at(230) };
     for (const o of [held, okLate]) {
       const c = canonGrpc(o, BlockIDSchema, opts);
@@ -58,39 +69,39 @@ describe("gRPC canonical form", () => {
 
   test("re-encoding differs from the wire for non-canonical input; the wire bytes are kept", () => {
     const wire = bytes(0x12, 0x02, 0xaa, 0xbb, 0x08, 0x05); // hash before height
-    const m = canonGrpc(grpcObs([wire]), BlockIDSchema, unary).messages[0];
+    const m = canonGrpc(grpcObs([wire]), BlockIDSchema, unary).messages[0]!;
     expect(m.compared).toBe(wire);
     expect([...m.reencoded!]).toEqual([0x08, 0x05, 0x12, 0x02, 0xaa, 0xbb]);
   });
 
   test("unknown fields are surfaced, at top level and nested", () => {
-    const top = canonGrpc(grpcObs([bytes(0x08, 0x05, 0x4a, 0x02, 0x68, 0x69)]), BlockIDSchema, unary).messages[0];
+    const top = canonGrpc(grpcObs([bytes(0x08, 0x05, 0x4a, 0x02, 0x68, 0x69)]), BlockIDSchema, unary).messages[0]!;
     expect(top.unknown).toEqual([{ path: "$unknown[9]", no: 9, wireType: 2, hex: "026869" }]);
-    expect((top.json as Record<string, unknown>)["$unknown"]).toEqual({ "9": [{ wireType: 2, hex: "026869" }] });
+    expect((top.json as Record<string, unknown>).$unknown).toEqual({ "9": [{ wireType: 2, hex: "026869" }] });
     const tx = [0x12, 0x02, 0xaa, 0xbb, 0x60, 0x01];
-    const nested = canonGrpc(grpcObs([bytes(0x10, 0x05, 0x3a, tx.length, tx)]), CompactBlockSchema, stream).messages[0];
+    const nested = canonGrpc(grpcObs([bytes(0x10, 0x05, 0x3a, tx.length, tx)]), CompactBlockSchema, stream).messages[0]!;
     expect(nested.unknown!.map((u) => u.path)).toEqual(["vtx[0].$unknown[12]"]);
   });
 
   test("a message that does not decode is a form of its own, with the offset", () => {
     const c = canonGrpc(grpcObs([bytes(0x08, 0x05, 0x12, 0x20, 1, 2, 3)]), BlockIDSchema, unary);
-    expect(c.messages[0].undecodable).toEqual({ offset: 3, reason: "length 32 runs past the end" });
-    expect(c.messages[0].reencoded).toBeUndefined();
-    expect(c.messages[0].json).toEqual({ $undecodable: { offset: 3, reason: "length 32 runs past the end", bytes: "08051220010203" } });
+    expect(c.messages[0]!.undecodable).toEqual({ offset: 3, reason: "length 32 runs past the end" });
+    expect(c.messages[0]!.reencoded).toBeUndefined();
+    expect(c.messages[0]!.json).toEqual({ $undecodable: { offset: 3, reason: "length 32 runs past the end", bytes: "08051220010203" } });
     const utf8 = canonGrpc(grpcObs([bytes(0x38, 0x01, 0x0a, 0x02, 0xff, 0xfe)]), LightdInfoSchema, unary);
-    expect(utf8.messages[0].undecodable).toEqual({ offset: 4, reason: "invalid UTF-8 in string field version" });
+    expect(utf8.messages[0]!.undecodable).toEqual({ offset: 4, reason: "invalid UTF-8 in string field version" });
     const badTag = canonGrpc(grpcObs([bytes(0x08, 0x05, 0x07)]), BlockIDSchema, unary);
-    expect(badTag.messages[0].undecodable?.offset).toBe(2);
+    expect(badTag.messages[0]!.undecodable?.offset).toBe(2);
   });
 
   test("volatile: exactly the named field is cut from the wire bytes, the rest stays as received", () => {
     // blockHeight, vendor, version: reverse field order, which must survive.
     const wire = bytes(0x38, 0x64, 0x12, 0x03, ascii("ECC"), 0x0a, 0x07, ascii("v0.4.17"));
     const c = canonGrpc(grpcObs([wire]), LightdInfoSchema, { ...unary, volatile: ["version"] });
-    expect([...c.messages[0].compared]).toEqual([0x38, 0x64, 0x12, 0x03, ...ascii("ECC")]);
+    expect([...c.messages[0]!.compared]).toEqual([0x38, 0x64, 0x12, 0x03, ...ascii("ECC")]);
     expect(c.excluded).toEqual([{ pattern: "version", path: "version", value: "v0.4.17" }]);
-    expect(c.messages[0].json).not.toHaveProperty("version");
-    expect(c.messages[0].json).toHaveProperty("vendor", "ECC");
+    expect(c.messages[0]!.json).not.toHaveProperty("version");
+    expect(c.messages[0]!.json).toHaveProperty("vendor", "ECC");
     expect(c.volatile).toEqual(["version"]);
   });
 
@@ -98,8 +109,8 @@ describe("gRPC canonical form", () => {
     const tx = [0x12, 0x02, 0xaa, 0xbb, 0x18, 0x07];
     const wire = bytes(0x10, 0x05, 0x3a, 0x86, 0x00, tx); // padded 2-byte length
     const c = canonGrpc(grpcObs([wire, wire]), CompactBlockSchema, { ...stream, volatile: ["vtx[*].fee"] });
-    expect([...c.messages[0].compared]).toEqual([0x10, 0x05, 0x3a, 0x84, 0x00, 0x12, 0x02, 0xaa, 0xbb]);
-    expect(fromBinary(CompactBlockSchema, c.messages[0].compared).vtx[0].fee).toBe(0);
+    expect([...c.messages[0]!.compared]).toEqual([0x10, 0x05, 0x3a, 0x84, 0x00, 0x12, 0x02, 0xaa, 0xbb]);
+    expect(fromBinary(CompactBlockSchema, c.messages[0]!.compared).vtx[0]!.fee).toBe(0);
     expect(c.excluded.map((e) => [e.path, e.value])).toEqual([
       ["[0].vtx[0].fee", 7],
       ["[1].vtx[0].fee", 7],
@@ -110,10 +121,15 @@ describe("gRPC canonical form", () => {
     const blocks = [sampleBlock(10), sampleBlock(11)];
     const wires = blocks.map((b) => toBinary(CompactBlockSchema, b));
     const c = canonGrpc(grpcObs(wires), CompactBlockSchema, { ...stream, volatile: ["[*].vtx[1].outputs[0].ciphertext", "chainMetadata"] });
-    expect(c.excluded.map((e) => e.path)).toEqual(["[0].vtx[1].outputs[0].ciphertext", "[0].chainMetadata", "[1].vtx[1].outputs[0].ciphertext", "[1].chainMetadata"]);
+    expect(c.excluded.map((e) => e.path)).toEqual([
+      "[0].vtx[1].outputs[0].ciphertext",
+      "[0].chainMetadata",
+      "[1].vtx[1].outputs[0].ciphertext",
+      "[1].chainMetadata",
+    ]);
     for (const [i, m] of c.messages.entries()) {
-      const expected = structuredClone(blocks[i]);
-      expected.vtx[1].outputs[0].ciphertext = new Uint8Array();
+      const expected = structuredClone(blocks[i]!);
+      expected.vtx[1]!.outputs[0]!.ciphertext = new Uint8Array();
       expected.chainMetadata = undefined;
       expect(Buffer.compare(m.compared, toBinary(CompactBlockSchema, expected))).toBe(0);
     }
@@ -123,16 +139,16 @@ describe("gRPC canonical form", () => {
     const ids = [1n, 2n, 3n].map((h) => toBinary(BlockIDSchema, create(BlockIDSchema, { height: h, hash: new Uint8Array([1]) })));
     const c = canonGrpc(grpcObs(ids), BlockIDSchema, { ...stream, volatile: ["[2].height", "[0]"] });
     expect(c.messages.map((m) => m.arrival)).toEqual([1, 2]);
-    expect(c.messages[1].json).toEqual({ hash: "AQ==" });
+    expect(c.messages[1]!.json).toEqual({ hash: "AQ==" });
     expect(c.excluded.map((e) => e.path)).toEqual(["[0]", "[2].height"]);
   });
 
   test("volatile element of a packed repeated field", () => {
     const wire = bytes(0x1a, 0x03, 0x01, 0x02, 0x03);
     const c = canonGrpc(grpcObs([wire]), GetMempoolTxRequestSchema, { ...unary, volatile: ["poolTypes[1]"] });
-    expect([...c.messages[0].compared]).toEqual([0x1a, 0x02, 0x01, 0x03]);
+    expect([...c.messages[0]!.compared]).toEqual([0x1a, 0x02, 0x01, 0x03]);
     expect(c.excluded).toEqual([{ pattern: "poolTypes[1]", path: "poolTypes[1]", value: "SAPLING" }]);
-    expect((c.messages[0].json as Record<string, unknown>).poolTypes).toEqual(["TRANSPARENT", "ORCHARD"]);
+    expect((c.messages[0]!.json as Record<string, unknown>).poolTypes).toEqual(["TRANSPARENT", "ORCHARD"]);
   });
 
   test("status.message can be volatile; status.code cannot; bad paths are refused", () => {

@@ -1,18 +1,37 @@
-// Canonical form of a JSON-RPC answer: the parsed body, its RFC 8785 (JCS) bytes and the
-// split into result / error. JCS fixes key order, whitespace, string escapes and number
-// spelling, which is why the raw bytes are kept too: when raw bytes differ and JCS bytes
-// do not, the difference is reported as encoding-only rather than hidden.
+// Canonical form of a JSON-RPC answer: the bytes compared, the body read as JSON text
+// (json-tree.ts), and the split into result / error.
+//
+// The bytes of a JSON-RPC answer are its members as the server sent them: every member of
+// the body but the envelope's `jsonrpc` and `id` (so `result`, or `error`, and zcashd's
+// `"error": null` beside a result), each as its raw value text with the case's volatile
+// paths cut out of it (json-cut.ts: nothing else is re-encoded), in the order of their
+// names. The envelope is not the answer: its `jsonrpc` and `id` members, the order and
+// spacing of the top-level members and the escapes in their names are left out, since
+// every client reads them alike and the id is checked when the answer arrives. Inside a
+// member every byte counts: `300` and `300.0` are different answers (a serde `u32` client
+// rejects the second), and so are two answers that repeat a key. Whether such a
+// difference is only one of encoding or one of value is the comparison's to say
+// (diff/compare-json.ts); a body that is not JSON is compared as bytes.
 
-import canonicalize from "canonicalize";
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { Fault, JsonRpcObservation } from "../targets/observation.js";
-import { parseVolatile, removeJsonPaths, isObject, type Exclusion } from "./volatile.js";
+import { findCuts, findUnorderedKeys, keptText } from "./json-cut.js";
+import { kindOf, NULL, OBJECT, readError, readJson, type JsonTree } from "../io/json-tree.js";
+import { keptMembers, lastMember, shownValue, stringValue, type CutNodes } from "../io/json-values.js";
+import { parseVolatile, type Exclusion } from "./volatile.js";
 
 export type JsonRpcOutcome =
-  | { kind: "result"; result: JsonValue }
+  | { kind: "result" }
   | { kind: "error"; code: JsonValue; message: JsonValue; data?: JsonValue }
   /** A JSON body with neither a result nor an error member. */
   | { kind: "none" };
+
+/** One member of the answer: its name and the nodes of its key and value. */
+export interface AnswerMember {
+  name: string;
+  key: number;
+  value: number;
+}
 
 export interface JsonRpcCanonical {
   transport: "jsonrpc";
@@ -21,117 +40,118 @@ export interface JsonRpcCanonical {
   fault?: Fault;
   /** The body exactly as received. */
   raw: Uint8Array;
-  /** The parsed body after volatile removal; absent when the body is not JSON. */
-  body?: JsonValue;
-  /** Why the body is not JSON (kept as bytes). */
+  /** The body read as JSON text; absent when it is not JSON (see notJson). */
+  tree?: JsonTree;
+  /** The answer's members (the body's, less the envelope and what was cut), in name
+   * order; absent when the body is not a JSON object, whose whole value is then the answer. */
+  members?: AnswerMember[];
+  /** Value nodes the volatile paths cut, and the containers holding one (or an object of `unorderedKeys`). */
+  cut: CutNodes;
+  dirty: CutNodes;
+  /** Objects the case declares a server sends the members of in no fixed order (their key order is not compared). */
+  unorderedKeys: CutNodes;
+  /** The body as JSON after volatile removal, for reports; made when first read. */
+  readonly body?: JsonValue;
+  /** Why the body is not (comparable) JSON: it is kept and compared as bytes. */
   notJson?: string;
-  /** JCS bytes of the whole parsed body, before volatile removal. */
-  jcsAll?: Uint8Array;
-  /** What is compared: JCS bytes after volatile removal, or `raw` when not JSON. */
+  /** What is compared: the answer's members (see above), or `raw` when not JSON. */
   compared: Uint8Array;
   outcome: JsonRpcOutcome;
   volatile: readonly string[];
   excluded: Exclusion[];
-  /** Integer literals that a JavaScript number cannot hold exactly (JCS would round them). */
-  lossyNumbers: string[];
 }
 
-const enc = new TextEncoder();
-const dec = new TextDecoder("utf-8", { fatal: true });
-
 /**
- * Bodies nested deeper are compared as bytes, not value by value: canonicalization and
- * the comparison recurse, and a hostile answer a few kilobytes long nested ten thousand
- * levels deep would exhaust the stack. Real answers nest fewer than ten levels, and
- * serde_json (Zebra, Zaino) refuses to read past 128.
+ * Containers nested deeper are not read as JSON: the body is compared as bytes. Real
+ * answers nest fewer than ten levels, serde_json (Zebra, Zaino) refuses to read past 128,
+ * and the reader keeps no nodes below this depth, so an answer nested millions of levels
+ * costs a byte per level while it is checked.
  */
 export const MAX_JSON_DEPTH = 256;
 
-/** Whether `v` nests more than `max` arrays/objects deep; iterative, so any depth is safe. */
-export function nestedDeeperThan(v: JsonValue, max: number): boolean {
-  const stack: [JsonValue, number][] = [[v, 0]];
-  while (stack.length > 0) {
-    const [x, d] = stack.pop()!;
-    if (x === null || typeof x !== "object") continue;
-    if (d + 1 > max) return true;
-    for (const child of Array.isArray(x) ? x : Object.values(x)) stack.push([child, d + 1]);
-  }
-  return false;
+const ENVELOPE = new Set(["jsonrpc", "id"]);
+/** Values an error's code, message and data show (see shownValue). */
+const SHOWN_VALUES = 1000;
+const NOTHING: CutNodes = new Set();
+const enc = new TextEncoder();
+
+export interface JsonRpcCanonOptions {
+  volatile?: readonly string[];
+  /**
+   * Objects whose members a server sends in an order of its own making (a hash map's):
+   * their members are compared in the order of their names, every member's bytes as sent.
+   */
+  unorderedKeys?: readonly string[];
 }
 
-export function canonJsonRpc(obs: JsonRpcObservation, options: { volatile?: readonly string[] } = {}): JsonRpcCanonical {
+export function canonJsonRpc(obs: JsonRpcObservation, options: JsonRpcCanonOptions = {}): JsonRpcCanonical {
   const declared = options.volatile ?? [];
   const patterns = parseVolatile(declared);
+  const orderFree = parseVolatile(options.unorderedKeys ?? []);
   const base = { transport: "jsonrpc" as const, method: obs.method, httpStatus: obs.httpStatus, fault: obs.fault, raw: obs.body, volatile: declared };
-  let text: string;
-  let body: JsonValue;
-  try {
-    text = dec.decode(obs.body);
-    body = JSON.parse(text) as JsonValue;
-  } catch (e) {
-    const excluded = patterns.map((p) => ({ pattern: p.text, path: "", note: "not applied: the body is not JSON" }));
-    const notJson = obs.body.length === 0 ? "empty body" : (e as Error).message;
-    return { ...base, notJson, compared: obs.body, outcome: { kind: "none" }, excluded, lossyNumbers: [] };
+  const read = readJson(obs.body, MAX_JSON_DEPTH);
+  const asBytes = (notJson: string, why: string): JsonRpcCanonical => {
+    const excluded = patterns.map((p) => ({ pattern: p.text, path: "", note: `not applied: ${why}` }));
+    return { ...base, notJson, compared: obs.body, outcome: { kind: "none" }, excluded, cut: NOTHING, dirty: NOTHING, unorderedKeys: NOTHING };
+  };
+  if (!read.ok) return asBytes(obs.body.length === 0 ? "empty body" : readError(read), "the body is not JSON");
+  if (read.tree.deep) return asBytes(`JSON nested deeper than ${MAX_JSON_DEPTH} levels (compared as bytes)`, "the body is nested too deep to compare as JSON");
+  const tree = read.tree;
+  const { cut, dirty: cutHolders, excluded } = findCuts(tree, 0, patterns);
+  const unordered = findUnorderedKeys(tree, 0, orderFree, cut);
+  const dirty = unordered.objects.size === 0 ? cutHolders : new Set([...cutHolders, ...unordered.holders, ...unordered.objects]);
+  const members = kindOf(tree, 0) === OBJECT ? answerMembers(tree, cut) : undefined;
+  const parts: Uint8Array[] = [];
+  if (members) {
+    members.forEach((m, k) => {
+      parts.push(enc.encode(`${k > 0 ? "," : ""}${JSON.stringify(m.name)}:`));
+      keptText(tree, m.value, { cut, dirty, unordered: unordered.objects }, parts);
+    });
+  } else {
+    keptText(tree, 0, { cut, dirty, unordered: unordered.objects }, parts);
   }
-  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
-    const excluded = patterns.map((p) => ({ pattern: p.text, path: "", note: "not applied: the body is nested too deep to compare as JSON" }));
-    return { ...base, notJson: `JSON nested deeper than ${MAX_JSON_DEPTH} levels (compared as bytes)`, compared: obs.body, outcome: { kind: "none" }, excluded, lossyNumbers: [] };
-  }
-  const jcsAll = enc.encode(canonicalize(body) ?? "");
-  const excluded = removeJsonPaths(body, patterns, "");
-  const compared = excluded.length === 0 ? jcsAll : enc.encode(canonicalize(body) ?? "");
-  return { ...base, body, jcsAll, compared, outcome: outcomeOf(body), excluded, lossyNumbers: lossyIntegers(text) };
+  let shown: JsonValue | undefined;
+  return {
+    ...base,
+    tree,
+    cut,
+    dirty,
+    unorderedKeys: unordered.objects,
+    excluded,
+    compared: parts.length === 1 ? parts[0]! : Buffer.concat(parts),
+    outcome: outcomeOf(tree, members, cut),
+    ...(members ? { members } : {}),
+    // Made when a report asks: above the inline size a report keeps no JSON of an answer.
+    get body(): JsonValue {
+      shown ??= shownValue(tree, 0, cut);
+      return shown;
+    },
+  };
+}
+
+function answerMembers(t: JsonTree, cut: CutNodes): AnswerMember[] {
+  const out = keptMembers(t, 0, cut)
+    .map((m) => ({ name: stringValue(t, m.key), ...m }))
+    .filter((m) => !ENVELOPE.has(m.name));
+  // Stable: a repeated name keeps the order sent.
+  return out.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
 }
 
 /** An error member that is present and not null wins; zcashd sends `"error": null` on success. */
-export function outcomeOf(body: JsonValue): JsonRpcOutcome {
-  if (!isObject(body)) return { kind: "none" };
-  const err = body["error"];
-  if (err !== undefined && err !== null) {
-    if (isObject(err)) {
-      const o: JsonRpcOutcome = { kind: "error", code: err["code"] ?? null, message: err["message"] ?? null };
-      if (err["data"] !== undefined) o.data = err["data"];
-      return o;
-    }
-    return { kind: "error", code: null, message: err };
+function outcomeOf(t: JsonTree, members: readonly AnswerMember[] | undefined, cut: CutNodes): JsonRpcOutcome {
+  if (!members) return { kind: "none" };
+  // What a last-wins reader (JSON.parse, serde_json's Value) takes; at most SHOWN_VALUES values of each part.
+  const shown = (v: number) => shownValue(t, v, cut, { left: SHOWN_VALUES });
+  const err = lastMember(t, 0, "error", cut);
+  if (err !== undefined && kindOf(t, err) !== NULL) {
+    if (kindOf(t, err) !== OBJECT) return { kind: "error", code: null, message: shown(err) };
+    const field = (name: string) => {
+      const v = lastMember(t, err, name, cut);
+      return v === undefined ? undefined : shown(v);
+    };
+    const data = field("data");
+    return { kind: "error", code: field("code") ?? null, message: field("message") ?? null, ...(data !== undefined ? { data } : {}) };
   }
-  if (Object.prototype.hasOwnProperty.call(body, "result")) return { kind: "result", result: body["result"] };
+  if (members.some((m) => m.name === "result")) return { kind: "result" };
   return { kind: "none" };
-}
-
-const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-
-/**
- * Integer literals outside strings whose value a double cannot represent exactly. A
- * scan by hand: a regular expression for JSON strings recurses per character in V8 and
- * overflows the stack on a string of a few megabytes.
- */
-export function lossyIntegers(text: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length; ) {
-    const ch = text.charCodeAt(i);
-    if (ch === 0x22) {
-      i++;
-      while (i < text.length && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c ? 2 : 1;
-      i++;
-      continue;
-    }
-    if (ch !== 0x2d && (ch < 0x30 || ch > 0x39)) {
-      i++;
-      continue;
-    }
-    NUMBER.lastIndex = i;
-    const m = NUMBER.exec(text);
-    if (!m) {
-      i++;
-      continue;
-    }
-    i += m[0].length;
-    const t = m[0];
-    if (/[.eE]/.test(t)) continue;
-    const n = Number(t);
-    if (Number.isSafeInteger(n)) continue;
-    if (!Number.isFinite(n) || BigInt(t) !== BigInt(n)) out.push(t);
-  }
-  return out;
 }

@@ -21,11 +21,7 @@
 // write `[*].status`.
 // The empty path names the whole answer (a whole stream, a whole body).
 
-export type Segment =
-  | { kind: "field"; name: string }
-  | { kind: "index"; index: number }
-  | { kind: "any" }
-  | { kind: "unknown"; no: number };
+export type Segment = { kind: "field"; name: string } | { kind: "index"; index: number } | { kind: "any" } | { kind: "unknown"; no: number };
 
 export class PathSyntaxError extends Error {
   constructor(
@@ -66,7 +62,7 @@ export function parsePath(path: string): Segment[] {
       continue;
     }
     const start = i;
-    while (i < path.length && !'.[]"'.includes(path[i])) i++;
+    while (i < path.length && !'.[]"'.includes(path[i]!)) i++;
     if (i === start) fail("empty field name");
     out.push({ kind: "field", name: path.slice(start, i) });
   }
@@ -74,7 +70,7 @@ export function parsePath(path: string): Segment[] {
 
   function readDigits(): number {
     const start = i;
-    while (i < path.length && path[i] >= "0" && path[i] <= "9") i++;
+    while (i < path.length && path[i]! >= "0" && path[i]! <= "9") i++;
     if (i === start) fail("expected digits");
     if (i - start > 1 && path[start] === "0") fail("leading zero in index");
     const n = Number(path.slice(start, i));
@@ -147,8 +143,8 @@ export function formatPath(segments: readonly Segment[]): string {
 export function matchesPath(concrete: readonly Segment[], pattern: readonly Segment[]): boolean {
   if (concrete.length !== pattern.length) return false;
   for (let i = 0; i < pattern.length; i++) {
-    const p = pattern[i];
-    const c = concrete[i];
+    const p = pattern[i]!;
+    const c = concrete[i]!;
     switch (p.kind) {
       case "any":
         if (c.kind !== "index" && c.kind !== "any") return false;

@@ -21,11 +21,10 @@ export function base64(bytes: Uint8Array): string {
 const isObject = (v: JsonValue | undefined): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 const isBytes = (f: DescField): boolean => "scalar" in f && f.scalar === ScalarType.BYTES;
 const small = (b: Uint8Array): Uint8Array => (b.length > 0 ? PLACEHOLDER : b);
-const mapValues = <A, B>(o: Record<string, A>, fn: (a: A) => B): Record<string, B> =>
-  Object.fromEntries(Object.entries(o).map(([k, v]) => [k, fn(v)]));
+const mapValues = <A, B>(o: Record<string, A>, fn: (a: A) => B): Record<string, B> => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, fn(v)]));
 
 /** A field's value, a oneof member's included (undefined when another member is set). */
-function valueOf(rec: Rec, f: DescField): unknown {
+function fieldValue(rec: Rec, f: DescField): unknown {
   return f.oneof ? oneofValue(rec, f.oneof.localName, f.localName) : rec[f.localName];
 }
 
@@ -42,7 +41,7 @@ function withSmallBytes(desc: DescMessage, msg: Message): Message {
   if (wellKnown(desc)) return msg;
   const out: Rec = { ...msg };
   for (const f of desc.fields) {
-    const v = valueOf(msg as unknown as Rec, f);
+    const v = fieldValue(msg as unknown as Rec, f);
     if (v === undefined) continue;
     let copy: unknown = v;
     if (f.fieldKind === "scalar" && isBytes(f)) copy = small(v as Uint8Array);
@@ -62,14 +61,16 @@ function putBytes(desc: DescMessage, msg: Message, json: JsonValue): void {
   if (wellKnown(desc) || !isObject(json)) return;
   for (const f of desc.fields) {
     const sub = json[f.jsonName];
-    const v = valueOf(msg as unknown as Rec, f);
+    const v = fieldValue(msg as unknown as Rec, f);
     if (sub === undefined || v === undefined) continue;
     if (f.fieldKind === "scalar" && isBytes(f)) json[f.jsonName] = base64(v as Uint8Array);
     else if (f.fieldKind === "list" && f.listKind === "scalar" && isBytes(f)) json[f.jsonName] = (v as Uint8Array[]).map(base64);
-    else if (f.fieldKind === "map" && f.mapKind === "scalar" && isBytes(f) && isObject(sub)) Object.assign(sub, mapValues(v as Record<string, Uint8Array>, base64));
+    else if (f.fieldKind === "map" && f.mapKind === "scalar" && isBytes(f) && isObject(sub))
+      Object.assign(sub, mapValues(v as Record<string, Uint8Array>, base64));
     else if (f.fieldKind === "message") putBytes(f.message, v as Message, sub);
     else if (f.fieldKind === "list" && f.listKind === "message" && Array.isArray(sub)) (v as Message[]).forEach((m, i) => putBytes(f.message, m, sub[i]!));
-    else if (f.fieldKind === "map" && f.mapKind === "message" && isObject(sub)) for (const [k, m] of Object.entries(v as Record<string, Message>)) putBytes(f.message, m, sub[k]!);
+    else if (f.fieldKind === "map" && f.mapKind === "message" && isObject(sub))
+      for (const [k, m] of Object.entries(v as Record<string, Message>)) putBytes(f.message, m, sub[k]!);
   }
 }
 

@@ -59,7 +59,9 @@ export function sampleBlock(height: number, seed = height): CompactBlock {
         { cmu: seq(32, seed + 50 + i), ephemeralKey: seq(32, seed + 60 + i), ciphertext: seq(52, seed + 70 + i) },
         { cmu: seq(32, seed + 80 + i), ephemeralKey: seq(32, seed + 90 + i), ciphertext: seq(52, seed + 100 + i) },
       ],
-      actions: [{ nullifier: seq(32, seed + 110 + i), cmx: seq(32, seed + 120 + i), ephemeralKey: seq(32, seed + 130 + i), ciphertext: seq(52, seed + 140 + i) }],
+      actions: [
+        { nullifier: seq(32, seed + 110 + i), cmx: seq(32, seed + 120 + i), ephemeralKey: seq(32, seed + 130 + i), ciphertext: seq(52, seed + 140 + i) },
+      ],
       vin: i === 0 ? [] : [{ prevoutTxid: seq(32, seed + 150 + i), prevoutIndex: i }],
       vout: [{ value: 100000n * BigInt(i + 1), scriptPubKey: seq(25, seed + 160 + i) }],
     });

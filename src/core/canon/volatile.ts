@@ -32,18 +32,14 @@ export function parseVolatile(paths: readonly string[]): VolatilePattern[] {
 
 /** Marks an array element for removal; arrays are compacted after all patterns ran so
  * that every pattern's indexes refer to the answer as received. */
-const REMOVED: JsonValue = Object.freeze({ "$removed": true }) as unknown as JsonValue;
+const REMOVED: JsonValue = Object.freeze({ $removed: true }) as unknown as JsonValue;
 
 /**
  * Removes what the patterns name from `root` (mutating it) and returns what was removed.
  * `prefix` is prepended to recorded paths (a stream message's `[i]`). A pattern that
  * matches nothing removes nothing: a field absent from one answer is not an error.
  */
-export function removeJsonPaths(
-  root: JsonValue,
-  patterns: readonly VolatilePattern[],
-  prefix = "",
-): Exclusion[] {
+export function removeJsonPaths(root: JsonValue, patterns: readonly VolatilePattern[], prefix = ""): Exclusion[] {
   const out: Exclusion[] = [];
   let marked = false;
   for (const p of patterns) walk(root, p, 0, prefix);
@@ -51,28 +47,28 @@ export function removeJsonPaths(
   return out;
 
   function walk(node: JsonValue, p: VolatilePattern, i: number, path: string): void {
-    const seg = p.segments[i];
+    const seg = p.segments[i]!;
     const last = i === p.segments.length - 1;
     if (seg.kind === "field" || seg.kind === "unknown") {
       if (!isObject(node)) return;
       let holder: JsonObject = node;
       let key: string;
       if (seg.kind === "unknown") {
-        const u = node["$unknown"];
+        const u = node.$unknown;
         if (!isObject(u)) return;
         holder = u;
         key = String(seg.no);
       } else {
         key = seg.name;
       }
-      if (!Object.prototype.hasOwnProperty.call(holder, key)) return;
+      if (!Object.hasOwn(holder, key)) return;
       const next = appendSegment(path, seg);
       if (last) {
         out.push({ pattern: p.text, path: next, value: holder[key] });
         delete holder[key];
-        if (holder !== node && Object.keys(holder).length === 0) delete node["$unknown"];
+        if (holder !== node && Object.keys(holder).length === 0) delete node.$unknown;
       } else {
-        walk(holder[key], p, i + 1, next);
+        walk(holder[key]!, p, i + 1, next);
       }
       return;
     }
@@ -81,7 +77,7 @@ export function removeJsonPaths(
       for (const key of Object.keys(node)) {
         const next = appendSegment(path, { kind: "field", name: key });
         if (!last) {
-          walk(node[key], p, i + 1, next);
+          walk(node[key]!, p, i + 1, next);
           continue;
         }
         out.push({ pattern: p.text, path: next, value: node[key] });
@@ -99,7 +95,7 @@ export function removeJsonPaths(
         node[k] = REMOVED;
         marked = true;
       } else {
-        walk(node[k], p, i + 1, next);
+        walk(node[k]!, p, i + 1, next);
       }
     }
   }
@@ -110,12 +106,12 @@ function compact(node: JsonValue): void {
     let w = 0;
     for (let r = 0; r < node.length; r++) {
       if (node[r] === REMOVED) continue;
-      compact(node[r]);
-      node[w++] = node[r];
+      compact(node[r]!);
+      node[w++] = node[r]!;
     }
     node.length = w;
   } else if (isObject(node)) {
-    for (const k of Object.keys(node)) compact(node[k]);
+    for (const k of Object.keys(node)) compact(node[k]!);
   }
 }
 

@@ -44,7 +44,7 @@ export class WireError extends Error {
 export function varintEnd(bytes: Uint8Array, pos: number, limit = bytes.length): number {
   for (let i = 0; i < 10; i++) {
     if (pos + i >= limit) throw new WireError(pos, "truncated varint");
-    if ((bytes[pos + i] & 0x80) === 0) return pos + i + 1;
+    if ((bytes[pos + i]! & 0x80) === 0) return pos + i + 1;
   }
   throw new WireError(pos, "varint longer than 10 bytes");
 }
@@ -54,7 +54,7 @@ export function varintValue(bytes: Uint8Array, pos: number, end: number): number
   let v = 0;
   let mul = 1;
   for (let i = pos; i < end; i++) {
-    v += (bytes[i] & 0x7f) * mul;
+    v += (bytes[i]! & 0x7f) * mul;
     mul *= 128;
   }
   return v;
@@ -75,7 +75,7 @@ export function encodeVarint(value: number, width = 1): number[] {
     v = Math.floor(v / 128);
   } while (v > 0);
   while (out.length < width) out.push(0);
-  for (let i = 0; i < out.length - 1; i++) out[i] |= 0x80;
+  for (let i = 0; i < out.length - 1; i++) out[i]! |= 0x80;
   return out;
 }
 
@@ -86,14 +86,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * first thing that is not well-formed. `desc` may be undefined (unknown payloads, map
  * entries): then only the framing is checked.
  */
-export function parseWire(
-  bytes: Uint8Array,
-  desc: DescMessage | undefined,
-  from = 0,
-  to = bytes.length,
-  depth = 0,
-  group?: number,
-): WireRecord[] {
+export function parseWire(bytes: Uint8Array, desc: DescMessage | undefined, from = 0, to = bytes.length, depth = 0, group?: number): WireRecord[] {
   if (depth > 100) throw new WireError(from, "nesting deeper than 100");
   const out: WireRecord[] = [];
   let pos = from;

@@ -5,13 +5,20 @@ const anchors = { tip: 300, tip_hash: "00ff10", addr: "tmXYZ" };
 
 describe("anchors", () => {
   test("whole-string references keep the anchor's type; arithmetic on numbers", () => {
-    expect(resolveAnchors({ start: { height: "${tip}" }, end: { height: "${tip+1}" }, x: "${tip-300}" }, anchors))
-      .toEqual({ start: { height: 300 }, end: { height: 301 }, x: 0 });
+    expect(resolveAnchors({ start: { height: "${tip}" }, end: { height: "${tip+1}" }, x: "${tip-300}" }, anchors)).toEqual({
+      start: { height: 300 },
+      end: { height: 301 },
+      x: 0,
+    });
   });
 
   test("filters: str, le (reversed, base64), be (as is, base64), hexle", () => {
-    expect(resolveAnchors(["${tip|str}", "${tip_hash|le}", "${tip_hash|be}", "${tip_hash|hexle}"], anchors))
-      .toEqual(["300", Buffer.from([0x10, 0xff, 0x00]).toString("base64"), Buffer.from([0x00, 0xff, 0x10]).toString("base64"), "10ff00"]);
+    expect(resolveAnchors(["${tip|str}", "${tip_hash|le}", "${tip_hash|be}", "${tip_hash|hexle}"], anchors)).toEqual([
+      "300",
+      Buffer.from([0x10, 0xff, 0x00]).toString("base64"),
+      Buffer.from([0x00, 0xff, 0x10]).toString("base64"),
+      "10ff00",
+    ]);
   });
 
   test("utf8: a string field spelled inside a $hex literal, repeated", () => {

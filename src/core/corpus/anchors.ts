@@ -12,6 +12,8 @@
 //                   `$hex` literal, e.g. one address repeated ten thousand times)
 // Inside a longer string, `${…}` interpolates the value as text.
 
+import { bytesToHex, HexError, hexToBytes } from "../io/hex.js";
+
 export type AnchorValue = number | string;
 export type Anchors = Readonly<Record<string, AnchorValue>>;
 
@@ -23,7 +25,10 @@ export class MissingAnchorError extends Error {
 }
 
 export class AnchorSyntaxError extends Error {
-  constructor(readonly expression: string, reason: string) {
+  constructor(
+    readonly expression: string,
+    reason: string,
+  ) {
     super(`bad anchor expression "\${${expression}}": ${reason}`);
     this.name = "AnchorSyntaxError";
   }
@@ -34,14 +39,12 @@ const WHOLE = /^\$\{([^}]*)\}$/;
 const PART = /\$\{([^}]*)\}/g;
 
 function hexBytes(hex: string, expression: string): Uint8Array {
-  // A character class, not a repeated group: a backtracking group over a 4 MB literal
-  // (a 2 MB transaction) exhausts the regex engine's stack.
-  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) throw new AnchorSyntaxError(expression, `"${hex.slice(0, 80)}" is not even-length hex`);
-  return new Uint8Array(Buffer.from(hex, "hex"));
-}
-
-function toHex(bytes: Uint8Array): string {
-  return Buffer.from(bytes).toString("hex");
+  try {
+    return hexToBytes(hex);
+  } catch (e) {
+    if (e instanceof HexError) throw new AnchorSyntaxError(expression, `"${hex.slice(0, 80)}" is not even-length hex`);
+    throw e;
+  }
 }
 
 function toBase64(bytes: Uint8Array): string {
@@ -65,14 +68,14 @@ export function evaluate(expression: string, anchors: Anchors): AnchorValue {
     case "str":
       return String(value);
     case "utf8":
-      return toHex(new TextEncoder().encode(String(value)));
+      return bytesToHex(new TextEncoder().encode(String(value)));
     case "le":
     case "be":
     case "hexle": {
       if (typeof value !== "string") throw new AnchorSyntaxError(expression, `"${name}" is not hex`);
       const bytes = hexBytes(value, expression);
       if (filter !== "be") bytes.reverse();
-      return filter === "hexle" ? toHex(bytes) : toBase64(bytes);
+      return filter === "hexle" ? bytesToHex(bytes) : toBase64(bytes);
     }
     default:
       throw new AnchorSyntaxError(expression, `unknown filter ${filter}`);

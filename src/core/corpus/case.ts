@@ -42,6 +42,12 @@ export interface Case {
    * recorded at another time.
    */
   wallClock?: string[];
+  /**
+   * JSON-RPC: objects (paths, as volatile ones) whose members the server sends in an order
+   * of its own making, such as a hash map's iteration order: their key order is not
+   * compared; every member's bytes are.
+   */
+  unorderedKeys?: string[];
   /** Stream messages compared as a multiset rather than a sequence. */
   unordered: boolean;
   /**
@@ -60,7 +66,8 @@ export interface Case {
    * Sent as the call's grpc-timeout, to probe that the server enforces it: a call still
    * open by then must end with DEADLINE_EXCEEDED. One the server ends with OK after it,
    * or keeps open until the client gives up (SERVER_DEADLINE_GRACE_MS later), compares as
-   * PAST_DEADLINE: the deadline was not enforced. Messages sent before the end compare.
+   * PAST_DEADLINE: the deadline was not enforced. Messages sent before a DEADLINE_EXCEEDED
+   * depend on how far the server got in the time: goldens and fidelity do not compare them.
    */
   deadlineMs?: number;
   tags: string[];

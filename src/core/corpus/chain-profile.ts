@@ -19,6 +19,8 @@ export interface LiveFacts {
   tip?: { height: number; hash: string };
   /** Display-order id of a transaction in the oracle's mempool. */
   mempoolTxid?: string;
+  /** Anchors read from the oracle's chain (a profile that discovers them); the profile's own win. */
+  anchors?: Readonly<Record<string, number | string>>;
 }
 
 /**
@@ -43,6 +45,11 @@ export interface ChainProfile {
   frozenHash?: string;
   anchors: Anchors;
   dynamic: Readonly<Record<string, DynamicAnchor>>;
+  /**
+   * Every anchor the profile does not fix is read from the chain the oracle serves when a
+   * run starts (Protocol.startFacts), so a chain anyone mined plans the cases it can answer.
+   */
+  discover?: boolean;
 }
 
 const validate = new Ajv({ allErrors: true, strict: false }).compile(chainProfileSchema);
@@ -71,7 +78,10 @@ export function loadChainProfile(casesRoot: string, name: string): ChainProfile 
 
 export function listChainProfiles(casesRoot: string): string[] {
   try {
-    return readdirSync(join(casesRoot, "chains")).filter((f) => f.endsWith(".yaml")).map((f) => f.slice(0, -5)).sort();
+    return readdirSync(join(casesRoot, "chains"))
+      .filter((f) => f.endsWith(".yaml"))
+      .map((f) => f.slice(0, -5))
+      .sort();
   } catch {
     return [];
   }
@@ -85,7 +95,7 @@ function liveValue(kind: DynamicAnchor, live: LiveFacts): number | string | unde
 
 /** Anchors with the dynamic ones filled in from the values the run learned at its start. */
 export function withDynamic(profile: ChainProfile, live: LiveFacts): Anchors {
-  const out: Record<string, number | string> = { ...profile.anchors };
+  const out: Record<string, number | string> = { ...live.anchors, ...profile.anchors };
   for (const [name, kind] of Object.entries(profile.dynamic)) {
     const value = liveValue(kind, live);
     if (value !== undefined) out[name] = value;
@@ -101,7 +111,11 @@ const UNLEARNT: Readonly<Record<DynamicAnchor, string>> = {
 
 /** Why each dynamic anchor the run could not learn is missing, by anchor name. */
 export function unlearntAnchors(profile: ChainProfile, live: LiveFacts): Map<string, string> {
-  return new Map(Object.entries(profile.dynamic).filter(([, kind]) => liveValue(kind, live) === undefined).map(([name, kind]) => [name, UNLEARNT[kind]]));
+  return new Map(
+    Object.entries(profile.dynamic)
+      .filter(([, kind]) => liveValue(kind, live) === undefined)
+      .map(([name, kind]) => [name, UNLEARNT[kind]]),
+  );
 }
 
 /** Whether the profile has a dynamic anchor of this kind. */

@@ -30,6 +30,9 @@ describe("glob", () => {
   test("agrees with the regular-expression reading on any short pattern and value", () => {
     const chars = fc.constantFrom("a", "b", "[", "]", "1", "*", ".");
     const text = fc.array(chars, { maxLength: 10 }).map((a) => a.join(""));
-    fc.assert(fc.property(text, text, fc.boolean(), (p, v, pathLike) => glob(p, v, pathLike) === reference(p, v, pathLike)), { numRuns: 5000 });
+    fc.assert(
+      fc.property(text, text, fc.boolean(), (p, v, pathLike) => glob(p, v, pathLike) === reference(p, v, pathLike)),
+      { numRuns: 5000 },
+    );
   });
 });

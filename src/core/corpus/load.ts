@@ -34,6 +34,7 @@ interface RawCase {
   expect?: RawExpect;
   volatile?: string[];
   wallClock?: string[];
+  unorderedKeys?: string[];
   unordered?: boolean;
   openEnded?: { quietMs: number };
   cancelAfter?: number;
@@ -63,29 +64,37 @@ export function parseCaseFile(text: string, displayName: string, transport: Tran
   const located = parseLocated(text, displayName);
   const listed = (located.value as { cases?: unknown } | null)?.cases;
   if (Array.isArray(listed) && listed.length > INPUT_LIMITS.casesPerFile) {
-    throw new ProblemsError([{ file: displayName, line: located.lineOf(["cases"]), field: "cases",
-      message: `${listed.length} cases; the limit is ${INPUT_LIMITS.casesPerFile} per file` }]);
+    throw new ProblemsError([
+      {
+        file: displayName,
+        line: located.lineOf(["cases"]),
+        field: "cases",
+        message: `${listed.length} cases; the limit is ${INPUT_LIMITS.casesPerFile} per file`,
+      },
+    ]);
   }
   const problems: Problem[] = schemaProblems(validatorFor(methods.implementations), located);
   if (problems.length > 0) throw new ProblemsError(problems);
   const file = located.value as RawFile;
   const known = transport === "grpc" ? methods.service.methods.some((m) => m.name === file.method) : methods.jsonRpcMethods.includes(file.method);
   if (!known) {
-    problems.push({ file: displayName, line: located.lineOf(["method"]), field: "method",
-      message: `unknown ${transport} method "${file.method}"` });
+    problems.push({ file: displayName, line: located.lineOf(["method"]), field: "method", message: `unknown ${transport} method "${file.method}"` });
   }
   const stem = basename(displayName).replace(/\.ya?ml$/, "");
   if (stem !== file.method) {
-    problems.push({ file: displayName, line: located.lineOf(["method"]), field: "method",
-      message: `must equal the file name ("${stem}")` });
+    problems.push({ file: displayName, line: located.lineOf(["method"]), field: "method", message: `must equal the file name ("${stem}")` });
   }
   const seen = new Map<string, number>();
   const cases = file.cases.map((raw, i): Case => {
     const line = located.lineOf(["cases", i]);
     const first = seen.get(raw.id);
     if (first !== undefined) {
-      problems.push({ file: displayName, line: located.lineOf(["cases", i, "id"]), field: `cases[${i}].id`,
-        message: `duplicate id "${raw.id}" (first at line ${first})` });
+      problems.push({
+        file: displayName,
+        line: located.lineOf(["cases", i, "id"]),
+        field: `cases[${i}].id`,
+        message: `duplicate id "${raw.id}" (first at line ${first})`,
+      });
     } else seen.set(raw.id, line);
     const d = file.defaults ?? {};
     const c: Case = {
@@ -101,11 +110,28 @@ export function parseCaseFile(text: string, displayName: string, transport: Tran
     };
     const wallClock = [...(d.wallClock ?? []), ...(raw.wallClock ?? [])];
     if (wallClock.length > 0) c.wallClock = wallClock;
+    if (raw.unorderedKeys !== undefined) {
+      if (transport !== "jsonrpc") {
+        const at = ["cases", i, "unorderedKeys"];
+        problems.push({
+          file: displayName,
+          line: located.lineOf(at),
+          field: fieldName(at),
+          message: "unorderedKeys names objects of a JSON-RPC answer; a gRPC message has no key order (use unordered for a stream's messages)",
+        });
+      }
+      c.unorderedKeys = raw.unorderedKeys;
+    }
     const protocol = raw.protocol ?? d.protocol;
     if (protocol !== undefined) {
       if (semver.validRange(protocol) === null) {
         const at = raw.protocol !== undefined ? ["cases", i, "protocol"] : ["defaults", "protocol"];
-        problems.push({ file: displayName, line: located.lineOf(at), field: fieldName(at), message: `not a semver range of protocol versions: "${protocol}" (e.g. ">=0.4.1")` });
+        problems.push({
+          file: displayName,
+          line: located.lineOf(at),
+          field: fieldName(at),
+          message: `not a semver range of protocol versions: "${protocol}" (e.g. ">=0.4.1")`,
+        });
       }
       c.protocol = protocol;
     }
@@ -114,7 +140,12 @@ export function parseCaseFile(text: string, displayName: string, transport: Tran
       const rpc = transport === "grpc" ? methods.service.methods.find((m) => m.name === file.method) : undefined;
       if (rpc && rpc.methodKind !== "server_streaming") {
         const at = raw.openEnded !== undefined ? ["cases", i, "openEnded"] : ["defaults", "openEnded"];
-        problems.push({ file: displayName, line: located.lineOf(at), field: fieldName(at), message: `only a server-streaming rpc can be open-ended; ${file.method} is ${rpc.methodKind.replace("_", "-")}` });
+        problems.push({
+          file: displayName,
+          line: located.lineOf(at),
+          field: fieldName(at),
+          message: `only a server-streaming rpc can be open-ended; ${file.method} is ${rpc.methodKind.replace("_", "-")}`,
+        });
       } else if (transport !== "grpc") {
         const at = raw.openEnded !== undefined ? ["cases", i, "openEnded"] : ["defaults", "openEnded"];
         problems.push({ file: displayName, line: located.lineOf(at), field: fieldName(at), message: "only a gRPC stream can be open-ended" });
@@ -122,15 +153,23 @@ export function parseCaseFile(text: string, displayName: string, transport: Tran
     }
     if (raw.cancelAfter !== undefined) {
       const rpc = transport === "grpc" ? methods.service.methods.find((m) => m.name === file.method) : undefined;
-      if (!rpc || rpc.methodKind !== "server_streaming") {
-        problems.push({ file: displayName, line: located.lineOf(["cases", i, "cancelAfter"]), field: `cases[${i}].cancelAfter`,
-          message: `only a gRPC server stream can be cancelled mid-way; ${file.method} is ${rpc ? rpc.methodKind.replace("_", "-") : "JSON-RPC"}` });
+      if (rpc?.methodKind !== "server_streaming") {
+        problems.push({
+          file: displayName,
+          line: located.lineOf(["cases", i, "cancelAfter"]),
+          field: `cases[${i}].cancelAfter`,
+          message: `only a gRPC server stream can be cancelled mid-way; ${file.method} is ${rpc ? rpc.methodKind.replace("_", "-") : "JSON-RPC"}`,
+        });
       } else c.cancelAfter = raw.cancelAfter;
     }
     if (raw.deadlineMs !== undefined) {
       if (transport !== "grpc") {
-        problems.push({ file: displayName, line: located.lineOf(["cases", i, "deadlineMs"]), field: `cases[${i}].deadlineMs`,
-          message: "only a gRPC call carries a deadline (grpc-timeout)" });
+        problems.push({
+          file: displayName,
+          line: located.lineOf(["cases", i, "deadlineMs"]),
+          field: `cases[${i}].deadlineMs`,
+          message: "only a gRPC call carries a deadline (grpc-timeout)",
+        });
       } else c.deadlineMs = raw.deadlineMs;
     }
     const chains = raw.chains ?? d.chains;
@@ -140,16 +179,24 @@ export function parseCaseFile(text: string, displayName: string, transport: Tran
     if (raw.title !== undefined) c.title = raw.title;
     if (raw.sameAnswerAs !== undefined) c.sameAnswerAs = { case: `${file.method}/${raw.sameAnswerAs.case}`, why: raw.sameAnswerAs.why };
     if (transport === "jsonrpc" && !Array.isArray(raw.request)) {
-      problems.push({ file: displayName, line: located.lineOf(["cases", i, "request"]), field: `cases[${i}].request`,
-        message: "must be the positional params array of the JSON-RPC call" });
+      problems.push({
+        file: displayName,
+        line: located.lineOf(["cases", i, "request"]),
+        field: `cases[${i}].request`,
+        message: "must be the positional params array of the JSON-RPC call",
+      });
     }
     return c;
   });
   file.cases.forEach((raw, i) => {
     const other = raw.sameAnswerAs?.case;
     if (other === undefined || (seen.has(other) && other !== raw.id)) return;
-    problems.push({ file: displayName, line: located.lineOf(["cases", i, "sameAnswerAs", "case"]), field: `cases[${i}].sameAnswerAs.case`,
-      message: other === raw.id ? "a case cannot name itself" : `no case "${other}" in this file` });
+    problems.push({
+      file: displayName,
+      line: located.lineOf(["cases", i, "sameAnswerAs", "case"]),
+      field: `cases[${i}].sameAnswerAs.case`,
+      message: other === raw.id ? "a case cannot name itself" : `no case "${other}" in this file`,
+    });
   });
   if (problems.length > 0) throw new ProblemsError(problems);
   return cases;
@@ -157,7 +204,10 @@ export function parseCaseFile(text: string, displayName: string, transport: Tran
 
 function yamlFiles(dir: string): string[] {
   try {
-    return readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => join(dir, f));
+    return readdirSync(dir)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort()
+      .map((f) => join(dir, f));
   } catch {
     return [];
   }

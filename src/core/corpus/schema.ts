@@ -27,9 +27,12 @@ function caseSchema(implementations: readonly string[]) {
       expect: expectation,
       volatile: { type: "array", items: { type: "string", minLength: 1 } },
       wallClock: { type: "array", items: { type: "string", minLength: 1 } },
+      unorderedKeys: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 },
       unordered: { type: "boolean" },
       openEnded: {
-        type: "object", required: ["quietMs"], additionalProperties: false,
+        type: "object",
+        required: ["quietMs"],
+        additionalProperties: false,
         properties: { quietMs: { type: "integer", minimum: 100, maximum: 600000 } },
       },
       cancelAfter: { type: "integer", minimum: 1, maximum: 100000 },
@@ -39,7 +42,9 @@ function caseSchema(implementations: readonly string[]) {
       chains: { type: "array", items: { type: "string" }, minItems: 1 },
       servedBy: { type: "array", items: { enum: implementations }, minItems: 1 },
       sameAnswerAs: {
-        type: "object", required: ["case", "why"], additionalProperties: false,
+        type: "object",
+        required: ["case", "why"],
+        additionalProperties: false,
         properties: { case: { type: "string", pattern: "^[a-z0-9][a-z0-9._-]*$" }, why: { type: "string", minLength: 10 } },
       },
     },
@@ -100,6 +105,10 @@ export const chainProfileSchema = {
       description: "anchors resolved through the oracle at run start: the tip's height or hash, or a transaction in its mempool",
       propertyNames: { pattern: "^[a-z][a-z0-9_]*$" },
       additionalProperties: { enum: ["tip_height", "tip_hash", "mempool_txid"] },
+    },
+    discover: {
+      type: "boolean",
+      description: "read every other anchor from the chain the oracle serves when a run starts (small chains such as regtest: every block and the mempool)",
     },
   },
 } as const;

@@ -21,7 +21,7 @@ export function sameGrpcWire(a: GrpcObservation, b: GrpcObservation): boolean {
   const ma = a.messages;
   const mb = b.messages;
   if (ma.length !== mb.length) return false;
-  for (let i = 0; i < ma.length; i++) if (!bytesEqual(ma[i], mb[i])) return false;
+  for (let i = 0; i < ma.length; i++) if (!bytesEqual(ma[i]!, mb[i]!)) return false;
   return true;
 }
 
@@ -46,10 +46,26 @@ export function compareGrpcDetailed(a: GrpcCanonical, b: GrpcCanonical, s: Sides
       detail: `${statusText(a)} vs ${statusText(b)}`,
     });
   } else if (a.status.message !== b.status.message) {
-    out.push({ kind: "value", path: "status.message", left: s.left, right: s.right, leftValue: a.status.message, rightValue: b.status.message, detail: `${brief(a.status.message)} vs ${brief(b.status.message)}` });
+    out.push({
+      kind: "value",
+      path: "status.message",
+      left: s.left,
+      right: s.right,
+      leftValue: a.status.message,
+      rightValue: b.status.message,
+      detail: `${brief(a.status.message)} vs ${brief(b.status.message)}`,
+    });
   }
   if (!codeDiffers && a.fault?.kind !== b.fault?.kind) {
-    out.push({ kind: "value", path: "fault", left: s.left, right: s.right, leftValue: a.fault?.kind ?? null, rightValue: b.fault?.kind ?? null, detail: `fault ${a.fault?.kind ?? "none"} vs ${b.fault?.kind ?? "none"}` });
+    out.push({
+      kind: "value",
+      path: "fault",
+      left: s.left,
+      right: s.right,
+      leftValue: a.fault?.kind ?? null,
+      rightValue: b.fault?.kind ?? null,
+      detail: `fault ${a.fault?.kind ?? "none"} vs ${b.fault?.kind ?? "none"}`,
+    });
   }
   const na = a.messages.length;
   const nb = b.messages.length;
@@ -61,15 +77,15 @@ export function compareGrpcDetailed(a: GrpcCanonical, b: GrpcCanonical, s: Sides
   );
   // Paths name messages as they arrived; in a sorted (unordered) stream the position
   // after sorting would point at nothing the server sent.
-  const label = (side: "left" | "right", i: number) => (side === "left" ? a : b).messages[i].arrival;
+  const label = (side: "left" | "right", i: number) => (side === "left" ? a : b).messages[i]!.arrival;
   out.push(...sequenceDivergences("", s, o, na, nb, "message", label));
   if (o.kind !== "differ") return { divergences: out, sequence: o };
   for (const [i, j] of o.pairs) {
     const before = out.length;
     const li = label("left", i);
     const rj = label("right", j);
-    diffPair(a.schema, a.messages[i], b.messages[j], a.streaming ? appendIndex("", li) : "", s, out);
-    if (li !== rj) for (let k = before; k < out.length; k++) out[k].detail += ` (right message [${rj}])`;
+    diffPair(a.schema, a.messages[i]!, b.messages[j]!, a.streaming ? appendIndex("", li) : "", s, out);
+    if (li !== rj) for (let k = before; k < out.length; k++) out[k]!.detail += ` (right message [${rj}])`;
   }
   return { divergences: out, sequence: o };
 }
@@ -92,7 +108,15 @@ function diffPair(schema: DescMessage, ma: GrpcMessageForm, mb: GrpcMessageForm,
     const why = (m: GrpcMessageForm) =>
       m.undecodable ? `undecodable${m.undecodable.offset === undefined ? "" : ` at offset ${m.undecodable.offset}`}: ${m.undecodable.reason}` : "decodes";
     const shownForm = (m: GrpcMessageForm) => (m.undecodable ? materialize(m, schema).json : undefined);
-    out.push({ kind: "value", path, left: s.left, right: s.right, leftValue: shownForm(ma), rightValue: shownForm(mb), detail: `left ${why(ma)}; right ${why(mb)}` });
+    out.push({
+      kind: "value",
+      path,
+      left: s.left,
+      right: s.right,
+      leftValue: shownForm(ma),
+      rightValue: shownForm(mb),
+      detail: `left ${why(ma)}; right ${why(mb)}`,
+    });
     return;
   }
   const before = out.length;
@@ -100,6 +124,12 @@ function diffPair(schema: DescMessage, ma: GrpcMessageForm, mb: GrpcMessageForm,
   if (out.length === before) {
     // Equal field by field (unknown fields included) means equal re-encodings up to the
     // order of unknown fields: the bytes differ only in how the values were encoded.
-    out.push({ kind: "encoding-only", path, left: s.left, right: s.right, detail: `equal values, different bytes: ${encodingDifference(ma.compared, mb.compared, schema)}` });
+    out.push({
+      kind: "encoding-only",
+      path,
+      left: s.left,
+      right: s.right,
+      detail: `equal values, different bytes: ${encodingDifference(ma.compared, mb.compared, schema)}`,
+    });
   }
 }

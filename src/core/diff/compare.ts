@@ -31,6 +31,8 @@ export interface CompareOptions {
   /** The case's declarations. */
   volatile?: readonly string[];
   unordered?: boolean;
+  /** JSON-RPC objects whose key order is not compared. */
+  unorderedKeys?: readonly string[];
   /** A stream the client may have ended after a quiet period (see canon/grpc.ts). */
   openEnded?: boolean;
   /** A stream the client cancels after this many messages (see canon/grpc.ts). */
@@ -52,11 +54,13 @@ export interface Comparison {
   /** Whether stream messages were sorted before comparison (declared unordered). */
   unordered: boolean;
   /** RFC 6902 operations from the left JSON form to the right one, for reading (see
-   * patchOf for streams); empty when nothing diverges. */
+   * patchOf for streams); empty when nothing diverges, and for a JSON-RPC body over 1 MiB. */
   patch: readonly PatchOp[];
 }
 
 const NONE: readonly never[] = Object.freeze([]);
+/** The largest JSON-RPC body a patch is made for (the size above which reports keep an answer elided). */
+const PATCHED_JSONRPC_BYTES = 1024 * 1024;
 const NO_EXCLUSIONS = Object.freeze({ left: NONE, right: NONE });
 
 export function compareObservations(a: Observation, b: Observation, o: CompareOptions): Comparison {
@@ -67,7 +71,13 @@ export function compareObservations(a: Observation, b: Observation, o: CompareOp
   const schema = o.method?.output ?? o.schema;
   const streaming = o.method ? o.method.methodKind === "server_streaming" || o.method.methodKind === "bidi_streaming" : o.streaming;
   const opts = {
-    schema, streaming, volatile, unordered: o.unordered, lazy: true, ...(o.openEnded ? { openEnded: true } : {}),
+    schema,
+    streaming,
+    volatile,
+    unordered: o.unordered,
+    lazy: true,
+    ...(o.openEnded ? { openEnded: true } : {}),
+    ...(o.unorderedKeys ? { unorderedKeys: o.unorderedKeys } : {}),
     ...(o.cancelAfter !== undefined ? { cancelAfter: o.cancelAfter } : {}),
   };
   return compareCanonical(canonOf(a, opts), canonOf(b, opts), o);
@@ -102,8 +112,10 @@ export function compareCanonical(a: Canonical, b: Canonical, o: { left: string; 
  * or repetition it is empty, the divergence says it all. Paths use left indexes.
  */
 function patchOf(a: Canonical, b: Canonical, sequence: SequenceOutcome | undefined): PatchOp[] {
+  // Reports keep no JSON of a JSON-RPC answer above 1 MiB; a patch would copy all of it.
+  if (a.transport === "jsonrpc" && b.transport === "jsonrpc" && Math.max(a.raw.length, b.raw.length) > PATCHED_JSONRPC_BYTES) return [];
   if (a.transport !== "grpc" || b.transport !== "grpc" || !a.streaming) return jsonPatch(jsonForm(a), jsonForm(b));
-  const json = (c: GrpcCanonical, i: number) => materialize(c.messages[i], c.schema).json!;
+  const json = (c: GrpcCanonical, i: number) => materialize(c.messages[i]!, c.schema).json!;
   const all = (n: number) => Array.from({ length: n }, (_, i) => i);
   const seq = sequence ?? { kind: "differ" as const, pairs: [], leftOnly: all(a.messages.length), rightOnly: all(b.messages.length) };
   if (seq.kind !== "differ") return [];
@@ -127,5 +139,5 @@ function wireIdentical(a: Canonical, b: Canonical): boolean {
   if (a.status.code !== b.status.code || a.messages.length !== b.messages.length) return false;
   const wa = [...a.messages].sort((x, y) => x.arrival - y.arrival);
   const wb = [...b.messages].sort((x, y) => x.arrival - y.arrival);
-  return wa.every((m, i) => bytesEqual(m.wire, wb[i].wire));
+  return wa.every((m, i) => bytesEqual(m.wire, wb[i]!.wire));
 }

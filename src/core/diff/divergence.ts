@@ -32,6 +32,9 @@ export const DIVERGENCE_KINDS: readonly DivergenceKind[] = [
   "latency",
 ];
 
+/** What differs between two JSON texts of equal values (an `encoding-only` divergence of JSON-RPC answers). */
+export type JsonEncodingAspect = "number" | "string-escapes" | "key-escapes" | "key-order" | "duplicate-key" | "whitespace";
+
 /**
  * `left` is the reference side (the oracle, the expectation, or the build compared
  * against), `right` the build under scrutiny: "missing-field" means right lacks it.
@@ -49,6 +52,8 @@ export interface Divergence {
   rightValue?: JsonValue;
   /** For multiplicity: right = factor × left (a fraction below 1 when left is larger). */
   factor?: number;
+  /** For a JSON-RPC encoding-only divergence: what differs (leftValue and rightValue are then each side's text). */
+  encoding?: JsonEncodingAspect;
   detail: string;
 }
 
@@ -84,6 +89,6 @@ export function shown(v: unknown): JsonValue | undefined {
 
 /** Short text for a value inside a detail line. */
 export function brief(v: unknown, max = 40): string {
-  const s = typeof v === "string" ? JSON.stringify(v) : JSON.stringify(shown(v)) ?? String(v);
+  const s = typeof v === "string" ? JSON.stringify(v) : (JSON.stringify(shown(v)) ?? String(v));
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }

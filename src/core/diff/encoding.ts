@@ -96,6 +96,6 @@ function scalarWireType(t: ScalarType): number {
 function isZero(bytes: Uint8Array, r: WireRecord): boolean {
   if (r.wireType === WT_LEN) return r.end === r.payloadStart;
   const mask = r.wireType === WT_VARINT ? 0x7f : 0xff; // a varint's continuation bits carry no value
-  for (let i = r.valueStart; i < r.end; i++) if ((bytes[i] & mask) !== 0) return false;
+  for (let i = r.valueStart; i < r.end; i++) if ((bytes[i]! & mask) !== 0) return false;
   return true;
 }

@@ -14,7 +14,7 @@ export const EXPECTED = "expected";
 /** The code an answer failed with: gRPC status, or JSON-RPC `error.code`; undefined on success. */
 export function errorCodeOf(c: Canonical): number | string | undefined {
   if (c.transport === "grpc") return c.status.code === 0 ? undefined : c.status.code;
-  if (c.outcome.kind !== "error") return c.httpStatus >= 200 && c.httpStatus < 300 && c.body !== undefined ? undefined : `HTTP ${c.httpStatus}`;
+  if (c.outcome.kind !== "error") return c.httpStatus >= 200 && c.httpStatus < 300 && c.tree !== undefined ? undefined : `HTTP ${c.httpStatus}`;
   const code = c.outcome.code;
   return typeof code === "number" || typeof code === "string" ? code : JSON.stringify(code);
 }
@@ -38,10 +38,17 @@ export function expectationDivergences(build: string, c: Canonical, expect: Expe
   if (expect.kind === "ok") {
     if (got === undefined && !c.fault) return [];
     const shown = grpc && c.fault ? c.status.name : got === undefined ? c.fault!.kind : name(got);
-    return [{
-      path: grpc ? "status.code" : "error.code", left: EXPECTED, right: build, leftValue: grpc ? "OK" : null, kind: "error-vs-ok",
-      rightValue: shown, detail: `expected a successful answer, got ${String(shown)}`,
-    }];
+    return [
+      {
+        path: grpc ? "status.code" : "error.code",
+        left: EXPECTED,
+        right: build,
+        leftValue: grpc ? "OK" : null,
+        kind: "error-vs-ok",
+        rightValue: shown,
+        detail: `expected a successful answer, got ${String(shown)}`,
+      },
+    ];
   }
   if (expect.kind !== "error" || conformsToError(c, expect.codes)) return [];
   const wanted = allowed(c, expect.codes).map(name);

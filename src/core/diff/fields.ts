@@ -45,7 +45,8 @@ export function diffMessages(desc: DescMessage, a: Message, b: Message, path: st
         const sb = isFieldSet(b, f);
         const va = get(ra, f) as Message | undefined;
         const vb = get(rb, f) as Message | undefined;
-        if (sa !== sb) out.push(presence(p, s, sa, sa ? toJson(f.message, va!, JSON_OPTIONS) : undefined, sb ? toJson(f.message, vb!, JSON_OPTIONS) : undefined));
+        if (sa !== sb)
+          out.push(presence(p, s, sa, sa ? toJson(f.message, va!, JSON_OPTIONS) : undefined, sb ? toJson(f.message, vb!, JSON_OPTIONS) : undefined));
         else if (sa) diffMessages(f.message, va!, vb!, p, s, out);
         break;
       }
@@ -96,11 +97,25 @@ function diffList(f: DescField, la: unknown[], lb: unknown[], path: string, s: S
   if (la.length === 0 && lb.length === 0) return;
   if (la.length === 0 || lb.length === 0) {
     const n = la.length || lb.length;
-    out.push(presence(path, s, la.length > 0, la.length, lb.length, la.length > 0 ? `right has no ${path}, left has ${n} item(s)` : `right has ${n} item(s) of ${path}, left none`));
+    out.push(
+      presence(
+        path,
+        s,
+        la.length > 0,
+        la.length,
+        lb.length,
+        la.length > 0 ? `right has no ${path}, left has ${n} item(s)` : `right has ${n} item(s) of ${path}, left none`,
+      ),
+    );
     return;
   }
-  const similar = f.fieldKind === "list" && f.listKind === "message" ? (i: number, j: number) => sharedFields(f.message, la[i] as Message, lb[j] as Message) : undefined;
-  const o = compareSequences(la.map((v) => itemKey(f, v)), lb.map((v) => itemKey(f, v)), similar);
+  const similar =
+    f.fieldKind === "list" && f.listKind === "message" ? (i: number, j: number) => sharedFields(f.message, la[i] as Message, lb[j] as Message) : undefined;
+  const o = compareSequences(
+    la.map((v) => itemKey(f, v)),
+    lb.map((v) => itemKey(f, v)),
+    similar,
+  );
   out.push(...sequenceDivergences(path, s, o, la.length, lb.length, "item"));
   if (o.kind !== "differ") return;
   for (const [i, j] of o.pairs) {
@@ -108,7 +123,7 @@ function diffList(f: DescField, la: unknown[], lb: unknown[], path: string, s: S
     const before = out.length;
     if (f.fieldKind === "list" && f.listKind === "message") diffMessages(f.message, la[i] as Message, lb[j] as Message, p, s, out);
     else out.push(classifyLeaf(p, s, la[i], lb[j]));
-    if (i !== j) for (let k = before; k < out.length; k++) out[k].detail += ` (right item [${j}])`;
+    if (i !== j) for (let k = before; k < out.length; k++) out[k]!.detail += ` (right item [${j}])`;
   }
 }
 
@@ -129,8 +144,8 @@ function diffMap(f: DescField, ma: Rec, mb: Rec, path: string, s: Sides, out: Di
   const keys = [...new Set([...Object.keys(ma), ...Object.keys(mb)])].sort();
   for (const k of keys) {
     const p = appendKey(path, k);
-    const ha = Object.prototype.hasOwnProperty.call(ma, k);
-    const hb = Object.prototype.hasOwnProperty.call(mb, k);
+    const ha = Object.hasOwn(ma, k);
+    const hb = Object.hasOwn(mb, k);
     if (ha !== hb) {
       out.push(presence(p, s, ha, f.mapKind === "message" ? undefined : ma[k], f.mapKind === "message" ? undefined : mb[k]));
     } else if (f.mapKind === "message") {
@@ -152,7 +167,16 @@ function diffUnknown(ua: UnknownField[] | undefined, ub: UnknownField[] | undefi
     const vb = gb.get(no);
     if (!va || !vb) {
       const v = (va ?? vb)!;
-      out.push(presence(p, s, va !== undefined, va, vb, `${va ? "left" : "right"} has field ${no}, unknown to the schema (${v.join(", ")}); ${va ? "right" : "left"} has none`));
+      out.push(
+        presence(
+          p,
+          s,
+          va !== undefined,
+          va,
+          vb,
+          `${va ? "left" : "right"} has field ${no}, unknown to the schema (${v.join(", ")}); ${va ? "right" : "left"} has none`,
+        ),
+      );
     } else if (va.join() !== vb.join()) {
       out.push({ kind: "value", path: p, left: s.left, right: s.right, leftValue: va, rightValue: vb, detail: `unknown field ${no} differs` });
     }

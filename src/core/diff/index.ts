@@ -2,7 +2,7 @@
 export * from "./divergence.js";
 export * from "./compare.js";
 export { compareGrpc, sameGrpcWire } from "./compare-grpc.js";
-export { compareJsonRpc, sameJsonRpcWire, walkJson, jsonType, type JsonType } from "./compare-json.js";
+export { compareJsonRpc, sameJsonRpcWire } from "./compare-json.js";
 export { diffMessages } from "./fields.js";
 export { classifyLeaf, isReversed, isReversedHex, multiplicityFactor } from "./kinds.js";
 export { compareSequences, type SequenceOutcome } from "./sequence.js";

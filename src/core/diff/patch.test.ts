@@ -19,6 +19,6 @@ describe("JSON Patch for reports", () => {
   });
 
   test("keys that need escaping in a JSON Pointer", () => {
-    expect(jsonPatch({ "$unknown": { "9": ["a"] }, "a/b": 1 }, { "$unknown": { "9": ["b"] }, "a/b": 2 }).map((o) => o.path)).toEqual(["/a~1b", "/$unknown/9/0"]);
+    expect(jsonPatch({ $unknown: { "9": ["a"] }, "a/b": 1 }, { $unknown: { "9": ["b"] }, "a/b": 2 }).map((o) => o.path)).toEqual(["/a~1b", "/$unknown/9/0"]);
   });
 });

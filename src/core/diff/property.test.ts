@@ -52,7 +52,7 @@ function getAt(root: unknown, steps: Step[]): unknown {
 
 function setAt(root: unknown, steps: Step[], f: (v: unknown) => unknown): void {
   const parent = getAt(root, steps.slice(0, -1)) as Record<Step, unknown>;
-  const k = steps[steps.length - 1];
+  const k = steps[steps.length - 1]!;
   parent[k] = f(parent[k]);
 }
 
@@ -60,7 +60,7 @@ function changed(v: unknown, pick: number): unknown {
   if (v instanceof Uint8Array) {
     if (v.length === 0) return new Uint8Array([pick & 0xff || 1]);
     const c = v.slice();
-    c[pick % c.length] ^= 1 << (pick % 8);
+    c[pick % c.length]! ^= 1 << (pick % 8);
     return c;
   }
   if (typeof v === "bigint") return v + 1n;
@@ -83,10 +83,10 @@ describe("no silent difference", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 3_000_000 }), fc.nat(), fc.nat(), fc.integer({ min: 0, max: 2 }), (height, which, pick, msgIndex) => {
         const blocks = [0, 1, 2].map((k) => sampleBlock(height + k));
-        const all = mutations(CompactBlockSchema, blocks[msgIndex], "", [], []);
-        const m = all[which % all.length];
+        const all = mutations(CompactBlockSchema, blocks[msgIndex]!, "", [], []);
+        const m = all[which % all.length]!;
         const mutated = blocks.map((b) => structuredClone(b)) as CompactBlock[];
-        m.apply(mutated[msgIndex], pick);
+        m.apply(mutated[msgIndex]!, pick);
         const enc = (bs: CompactBlock[]) => grpcObs(bs.map((b) => toBinary(CompactBlockSchema, b)));
         const r = compareObservations(enc(blocks), enc(mutated), { left: "a", right: "b", method, volatile: VOLATILE });
         const full = `[${msgIndex}].${m.path}`;
@@ -110,7 +110,7 @@ describe("no silent difference", () => {
       fc.property(fc.integer({ min: 1, max: 3_000_000 }), fc.nat(), fc.integer({ min: 0, max: 7 }), (height, at, bit) => {
         const wire = toBinary(CompactBlockSchema, sampleBlock(height));
         const flipped = wire.slice();
-        flipped[at % wire.length] ^= 1 << bit;
+        flipped[at % wire.length]! ^= 1 << bit;
         const r = compareObservations(grpcObs([wire]), grpcObs([flipped]), { left: "a", right: "b", method: CompactTxStreamer.method.getBlock });
         expect(r.divergences.length).toBeGreaterThan(0);
       }),

@@ -50,11 +50,15 @@ export function compareSequences(a: readonly string[], b: readonly string[], sim
   }
   const n = Math.min(left.length, right.length);
   const pairs: [number, number][] = [];
-  for (let i = 0; i < n; i++) pairs.push([left[i], right[i]]);
+  for (let i = 0; i < n; i++) pairs.push([left[i]!, right[i]!]);
   return { kind: "differ", pairs, leftOnly: left.slice(n), rightOnly: right.slice(n) };
 }
 
-function pairBySimilarity(left: number[], right: number[], similarity: (i: number, j: number) => number): { pairs: [number, number][]; leftOnly: number[]; rightOnly: number[] } {
+function pairBySimilarity(
+  left: number[],
+  right: number[],
+  similarity: (i: number, j: number) => number,
+): { pairs: [number, number][]; leftOnly: number[]; rightOnly: number[] } {
   const free = new Set(right);
   const pairs: [number, number][] = [];
   const leftOnly: number[] = [];
@@ -118,7 +122,9 @@ export function sequenceDivergences(
     case "equal":
       return [];
     case "order":
-      return [{ kind: "order", path, left: s.left, right: s.right, detail: `same ${na} ${noun}s${where} in another order (first difference at [${o.firstMoved}])` }];
+      return [
+        { kind: "order", path, left: s.left, right: s.right, detail: `same ${na} ${noun}s${where} in another order (first difference at [${o.firstMoved}])` },
+      ];
     case "multiplicity":
       return [
         {
@@ -143,6 +149,9 @@ export function sequenceDivergences(
 }
 
 function list(ix: number[]): string {
-  const shown = ix.slice(0, 8).map((i) => `[${i}]`).join(" ");
+  const shown = ix
+    .slice(0, 8)
+    .map((i) => `[${i}]`)
+    .join(" ");
   return ix.length > 8 ? `${shown} … (${ix.length})` : shown;
 }

@@ -46,11 +46,23 @@ export function verdictOf(observations: ReadonlyMap<string, Canonical>, oracle?:
   const byCode = expect?.kind === "error";
   const same = (x: Canonical, y: Canonical) => (byCode ? errorCodeOf(x) === errorCodeOf(y) : sameCanonical(x, y));
   const succeeded = (g: readonly string[]) => errorCodeOf(observations.get(g[0]!)!) === undefined;
-  const answerGroups = groupBy(answering, (n) => observations.get(n)!, same)
-    .sort((x, y) => (expect?.kind === "ok" ? Number(succeeded(y)) - Number(succeeded(x)) : 0) || y.length - x.length);
-  const faultGroups = groupBy(unavailable, (n) => observations.get(n)!, (x, y) => x.fault!.kind === y.fault!.kind);
+  const answerGroups = groupBy(answering, (n) => observations.get(n)!, same).sort(
+    (x, y) => (expect?.kind === "ok" ? Number(succeeded(y)) - Number(succeeded(x)) : 0) || y.length - x.length,
+  );
+  const faultGroups = groupBy(
+    unavailable,
+    (n) => observations.get(n)!,
+    (x, y) => x.fault!.kind === y.fault!.kind,
+  );
   const groups = [...answerGroups, ...faultGroups];
-  const v = (verdict: VerdictKind, reference: Verdict["reference"], deviants: string[], detail: string): Verdict => ({ verdict, deviants, groups, reference, unavailable, detail });
+  const v = (verdict: VerdictKind, reference: Verdict["reference"], deviants: string[], detail: string): Verdict => ({
+    verdict,
+    deviants,
+    groups,
+    reference,
+    unavailable,
+    detail,
+  });
   const others = (ref: readonly string[]) => names.filter((n) => !ref.includes(n));
 
   if (answering.length === 0) return v("unavailable", "none", [], names.length === 0 ? "no build was asked" : "no build answered");
@@ -61,11 +73,12 @@ export function verdictOf(observations: ReadonlyMap<string, Canonical>, oracle?:
     const conforming = answering.filter((n) => conformsToError(observations.get(n)!, expect.codes));
     if (conforming.length === names.length) return v("agree", "expectation", [], `every build answered an expected code (${expect.codes.join(", ")})`);
     if (conforming.length > 0) return v("deviant", "expectation", others(conforming), `expected ${expect.codes.join(" or ")}`);
-    if (answerGroups.length === 1) return v("all-vs-oracle", "expectation", [], `the builds agree with each other, and none answered ${expect.codes.join(" or ")}`);
+    if (answerGroups.length === 1)
+      return v("all-vs-oracle", "expectation", [], `the builds agree with each other, and none answered ${expect.codes.join(" or ")}`);
     return v("split", "expectation", [], `no build answered ${expect.codes.join(" or ")}, and they disagree`);
   }
   if (oracle) {
-    const ref = answerGroups.find((g) => sameCanonical(oracle, observations.get(g[0])!));
+    const ref = answerGroups.find((g) => sameCanonical(oracle, observations.get(g[0]!)!));
     if (ref && ref.length === names.length) return v("agree", "oracle", [], "every build matches the oracle");
     if (ref) return v("deviant", "oracle", others(ref), `${ref.length} of ${names.length} builds match the oracle`);
     if (answerGroups.length === 1) return v("all-vs-oracle", "oracle", [], "the builds agree with each other but not with the oracle");
@@ -76,13 +89,20 @@ export function verdictOf(observations: ReadonlyMap<string, Canonical>, oracle?:
     const top = answerGroups[0]!;
     if (okCount === 0) return v(answerGroups.length === 1 ? "all-vs-oracle" : "split", "expectation", [], "no build answered successfully");
     if (top.length === names.length) return v("agree", "expectation", [], "every build answered successfully, with the same answer");
-    if (top.length * 2 > okCount) return v("deviant", "expectation", others(top), `${top.length} of ${okCount} successful answers agree; an error conforms to nothing`);
+    if (top.length * 2 > okCount)
+      return v("deviant", "expectation", others(top), `${top.length} of ${okCount} successful answers agree; an error conforms to nothing`);
     return v("split", "expectation", [], `${okCount} successful answers and no strict majority among them`);
   }
   if (names.length === 1) return v("unjudged", "none", [], "one build, and no oracle answer or expected error to measure it against");
-  const top = answerGroups[0];
+  const top = answerGroups[0]!;
   if (top.length === names.length) return v("agree", "none", [], "every build gave the same answer");
-  if (top.length * 2 > answering.length) return v("deviant", "majority", others(top), `${top.length} of ${answering.length} answering builds agree (no oracle: the strict majority is the reference)`);
+  if (top.length * 2 > answering.length)
+    return v(
+      "deviant",
+      "majority",
+      others(top),
+      `${top.length} of ${answering.length} answering builds agree (no oracle: the strict majority is the reference)`,
+    );
   return v("split", "none", [], `${answerGroups.length} different answers and no strict majority`);
 }
 
@@ -90,7 +110,7 @@ export function verdictOf(observations: ReadonlyMap<string, Canonical>, oracle?:
 function groupBy<T>(names: readonly string[], get: (n: string) => T, eq: (x: T, y: T) => boolean): string[][] {
   const groups: string[][] = [];
   for (const n of names) {
-    const g = groups.find((x) => eq(get(x[0]), get(n)));
+    const g = groups.find((x) => eq(get(x[0]!), get(n)));
     if (g) g.push(n);
     else groups.push([n]);
   }
@@ -109,7 +129,11 @@ export function verdictAgainstEach(observations: ReadonlyMap<string, Canonical>,
   const unavailable = names.filter((n) => observations.get(n)!.fault);
   const groups = [
     ...groupBy(answering, (n) => observations.get(n)!, sameCanonical).sort((x, y) => y.length - x.length),
-    ...groupBy(unavailable, (n) => observations.get(n)!, (x, y) => x.fault!.kind === y.fault!.kind),
+    ...groupBy(
+      unavailable,
+      (n) => observations.get(n)!,
+      (x, y) => x.fault!.kind === y.fault!.kind,
+    ),
   ];
   const v = (verdict: VerdictKind, deviants: string[], detail: string): Verdict => ({ verdict, deviants, groups, reference: "oracle", unavailable, detail });
   if (answering.length === 0) return v("unavailable", [], "no build answered");
@@ -117,7 +141,8 @@ export function verdictAgainstEach(observations: ReadonlyMap<string, Canonical>,
   if (faulted) return v("unavailable", [], `the oracle could not answer for ${faulted} (${oracles.get(faulted)!.fault!.kind})`);
   const conforming = answering.filter((n) => sameCanonical(oracles.get(n)!, observations.get(n)!));
   const others = names.filter((n) => !conforming.includes(n));
-  if (conforming.length === names.length) return v("agree", [], "every build matches the answer it is measured against (the oracle for the protocol version it speaks, or its own node)");
+  if (conforming.length === names.length)
+    return v("agree", [], "every build matches the answer it is measured against (the oracle for the protocol version it speaks, or its own node)");
   if (conforming.length > 0) return v("deviant", others, `${conforming.length} of ${names.length} builds match the answer they are measured against`);
   if (groups.length === 1) return v("all-vs-oracle", [], "the builds agree with each other but not with the oracle");
   return v("split", [], "no build matches the answer it is measured against");

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "@jest/globals";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { removeStaleTemps, removeStaleTempsUnder } from "./atomic-write.js";
+import { removeStaleTemps, removeStaleTempsUnder, writeErrorText, writeFileAtomic } from "./atomic-write.js";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 
@@ -20,20 +20,23 @@ describe("durable writes", () => {
       // A child process whose fs calls are logged: the named imports of node:fs follow
       // the patched functions once syncBuiltinESMExports() has run.
       const script = join(dir, "probe.mts");
-      writeFileSync(script, [
-        "import fs from 'node:fs';",
-        "import { syncBuiltinESMExports } from 'node:module';",
-        "const log: string[] = [];",
-        "const paths = new Map<number, string>();",
-        "const { openSync, fsyncSync, renameSync } = fs;",
-        "fs.openSync = ((p: string, ...rest: unknown[]) => { const fd = (openSync as Function)(p, ...rest); paths.set(fd, String(p)); return fd; }) as typeof fs.openSync;",
-        "fs.fsyncSync = ((fd: number) => { log.push(`fsync ${paths.get(fd)}`); fsyncSync(fd); }) as typeof fs.fsyncSync;",
-        "fs.renameSync = ((a: string, b: string) => { log.push(`rename ${a} -> ${b}`); renameSync(a, b); }) as typeof fs.renameSync;",
-        "syncBuiltinESMExports();",
-        `const { writeFileAtomicParts } = await import(${JSON.stringify(join(ROOT, "src/core/io/atomic-write.ts"))});`,
-        "writeFileAtomicParts(process.argv[2], ['a', 'b']);",
-        "process.stdout.write(JSON.stringify(log));",
-      ].join("\n"));
+      writeFileSync(
+        script,
+        [
+          "import fs from 'node:fs';",
+          "import { syncBuiltinESMExports } from 'node:module';",
+          "const log: string[] = [];",
+          "const paths = new Map<number, string>();",
+          "const { openSync, fsyncSync, renameSync } = fs;",
+          "fs.openSync = ((p: string, ...rest: unknown[]) => { const fd = (openSync as Function)(p, ...rest); paths.set(fd, String(p)); return fd; }) as typeof fs.openSync;",
+          "fs.fsyncSync = ((fd: number) => { log.push(`fsync ${paths.get(fd)}`); fsyncSync(fd); }) as typeof fs.fsyncSync;",
+          "fs.renameSync = ((a: string, b: string) => { log.push(`rename ${a} -> ${b}`); renameSync(a, b); }) as typeof fs.renameSync;",
+          "syncBuiltinESMExports();",
+          `const { writeFileAtomicParts } = await import(${JSON.stringify(join(ROOT, "src/core/io/atomic-write.ts"))});`,
+          "writeFileAtomicParts(process.argv[2], ['a', 'b']);",
+          "process.stdout.write(JSON.stringify(log));",
+        ].join("\n"),
+      );
       const target = join(dir, "out", "report.json");
       const r = spawnSync(process.execPath, ["--import", "tsx", script, target], { cwd: ROOT, encoding: "utf8" });
       expect(r.stderr).toBe("");
@@ -63,7 +66,42 @@ describe("durable writes", () => {
       for (const f of Object.values(files)) writeFileSync(f, "x");
       expect(removeStaleTemps([join(dir, "report.json")])).toEqual([files.stale]);
       expect(removeStaleTempsUnder(dir).sort()).toEqual([files.other, files.deep].sort());
-      expect(Object.entries(files).filter(([, f]) => existsSync(f)).map(([k]) => k)).toEqual(["live", "plain"]);
+      expect(
+        Object.entries(files)
+          .filter(([, f]) => existsSync(f))
+          .map(([k]) => k),
+      ).toEqual(["live", "plain"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a failed write is said in words a reader acts on", () => {
+    // /dev/full answers every write with a real ENOSPC, where the machine has one.
+    if (existsSync("/dev/full")) {
+      const fd = openSync("/dev/full", "w");
+      try {
+        expect(() => writeSync(fd, "x")).toThrow();
+        try {
+          writeSync(fd, "x");
+        } catch (e) {
+          expect(writeErrorText(e)).toBe("no space left on device (ENOSPC)");
+        }
+      } finally {
+        closeSync(fd);
+      }
+    }
+    const dir = mkdtempSync(join(tmpdir(), "zconform-write-error-"));
+    try {
+      const file = join(dir, "a-file");
+      writeFileSync(file, "");
+      let error: unknown;
+      try {
+        writeFileAtomic(join(file, "report.json"), "{}");
+      } catch (e) {
+        error = e;
+      }
+      expect(writeErrorText(error)).toBe(`file already exists (EEXIST: mkdir ${file})`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -40,6 +40,20 @@ export function writeFileAtomicParts(path: string, parts: Iterable<string | Uint
   }
 }
 
+/**
+ * Why a write failed, in words a reader acts on: "no space left on device (ENOSPC)"; the
+ * file a folder operation failed on is named ("file already exists (EEXIST: mkdir /x)"
+ * when a folder on the way is a file), the file being written is the caller's to name.
+ */
+export function writeErrorText(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  const message = typeof err?.message === "string" ? err.message : String(e);
+  if (typeof err?.code !== "string") return message;
+  // node: "ENOSPC: no space left on device, write" or "EEXIST: file already exists, mkdir '/x'"
+  const words = message.startsWith(`${err.code}: `) ? message.slice(err.code.length + 2).replace(/, \w+(?: '.*')?$/, "") : message;
+  return `${words} (${err.code}${err.syscall === "mkdir" && err.path ? `: mkdir ${err.path}` : ""})`;
+}
+
 function syncFolder(dir: string): void {
   let fd: number | undefined;
   try {

@@ -53,10 +53,13 @@ export function pointer(path: readonly PathPart[]): string {
 /** The path of a JSON pointer as ajv writes it. */
 export function pathOfPointer(ptr: string): PathPart[] {
   if (!ptr) return [];
-  return ptr.slice(1).split("/").map((s) => {
-    const k = s.replace(/~1/g, "/").replace(/~0/g, "~");
-    return /^\d+$/.test(k) ? Number(k) : k;
-  });
+  return ptr
+    .slice(1)
+    .split("/")
+    .map((s) => {
+      const k = s.replace(/~1/g, "/").replace(/~0/g, "~");
+      return /^\d+$/.test(k) ? Number(k) : k;
+    });
 }
 
 export interface Located {
@@ -117,8 +120,7 @@ export function readLocated(text: string, file: string, opts: ReadOptions = {}):
   for (const e of doc.errors) add(lineCounter.linePos(e.pos[0]).line, [], `YAML syntax: ${e.message.split("\n")[0]!.trim()}`);
   if (problems.length > 0) return located;
 
-  const lineAt = (node: Node | null | undefined, fallback: number): number =>
-    node?.range ? lineCounter.linePos(node.range[0]).line : fallback;
+  const lineAt = (node: Node | null | undefined, fallback: number): number => (node?.range ? lineCounter.linePos(node.range[0]).line : fallback);
   const maxValues = opts.maxValues ?? MAX_VALUES;
 
   // Aliases are followed by hand, so what the library bounds in toJS is bounded here: a
@@ -188,7 +190,9 @@ export function readLocated(text: string, file: string, opts: ReadOptions = {}):
     if (isScalar(node)) {
       if (!opts.scalar) return node.value;
       return opts.scalar(node.value, {
-        path, line: here, source: (node as Scalar).source,
+        path,
+        line: here,
+        source: (node as Scalar).source,
         problem: (message, unset) => {
           add(here, path, message);
           if (unset) unresolved.add(pointer(path));

@@ -86,7 +86,10 @@ function plainMessage(e: ErrorObject): string {
  * Schemas that depend on a protocol's implementation names, compiled once per list (each
  * protocol passes its own array, so the array itself is the key).
  */
-export function validatorsByImplementations(ajv: Ajv, schemaOf: (implementations: readonly string[]) => object): (implementations: readonly string[]) => ValidateFunction {
+export function validatorsByImplementations(
+  ajv: Ajv,
+  schemaOf: (implementations: readonly string[]) => object,
+): (implementations: readonly string[]) => ValidateFunction {
   const compiled = new WeakMap<readonly string[], ValidateFunction>();
   return (implementations) => {
     let v = compiled.get(implementations);

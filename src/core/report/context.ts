@@ -30,7 +30,11 @@ export interface ReportContext {
 
 export function quirkInfo(q: Quirk): QuirkInfo {
   return {
-    id: q.id, title: q.title, kind: Array.isArray(q.kind) ? q.kind.join(", ") : q.kind, reference: q.reference, status: q.status,
+    id: q.id,
+    title: q.title,
+    kind: Array.isArray(q.kind) ? q.kind.join(", ") : q.kind,
+    reference: q.reference,
+    status: q.status,
     ...(q.expires ? { expires: q.expires } : {}),
     ...(q.fixedIn ? { fixedIn: q.fixedIn } : {}),
     ...(q.notes ? { notes: q.notes } : {}),

@@ -12,7 +12,14 @@ describe("hashes in decoded views", () => {
   });
 
   test("only the named fields, only 32-byte values, at any depth", () => {
-    const json = { height: "5", hash: wire.toString("base64"), prevHash: wire.toString("base64"), vtx: [{ hash: wire.toString("base64"), index: "0" }], short: { hash: "AAEC" }, txid: wire.toString("base64") };
+    const json = {
+      height: "5",
+      hash: wire.toString("base64"),
+      prevHash: wire.toString("base64"),
+      vtx: [{ hash: wire.toString("base64"), index: "0" }],
+      short: { hash: "AAEC" },
+      txid: wire.toString("base64"),
+    };
     const shown = withDisplayHashes(json, new Set(["hash", "prevHash"])) as Record<string, unknown>;
     expect(shown.hash).toBe(`${displayHex} (display order; wire ${wireHex})`);
     expect(shown.prevHash).toBe(shown.hash);

@@ -1,21 +1,29 @@
-// The HTML report of a real run, opened in headless Chromium: the matrix renders a cell
-// for every build, and clicking a case opens its drill-down with both sides' bytes and
-// decoded JSON and a reproduce command. Without Chromium the test is skipped locally,
-// with a message, and fails under CI=true (where .ci/run installs it).
+// The HTML report of a real run, opened in headless Chromium: the charts draw a row per
+// build, the matrix renders a cell for every build, and clicking a case opens its
+// drill-down (from the data the page unpacks) with both sides' bytes and decoded JSON and
+// a reproduce command. Without Chromium the test is skipped locally, with a message, and
+// fails under CI=true (where .ci/run installs it).
 
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { reportContext } from "./context.js";
-import { fixtureRun } from "./fixture-run.test-helper.js";
+import { fixtureRun } from "../../../test/tools/fixture-run.js";
 import { htmlReporter } from "./html.js";
+import { pageData } from "./html-page-data.test-helper.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const CHROMIUM_ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
 ];
 
 const available = existsSync(CHROMIUM);
@@ -47,17 +55,61 @@ if (!available && inCi) {
     for (const e of run.events) reporter.onEvent(e);
     await reporter.finish();
     context = await chromium.launchPersistentContext(join(dir, "profile"), {
-      executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1500, height: 1000 },
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1500, height: 1000 },
     });
     page = context.pages()[0] ?? (await context.newPage());
     page.on("request", (r) => requests.push(r.url()));
     page.on("pageerror", (e) => requests.push(`pageerror: ${e.message}`));
+    page.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warning") requests.push(`console ${m.type()}: ${m.text()}`);
+    });
     await page.goto(`file://${join(dir, "report.html")}`);
+    await page.waitForSelector("html[data-loaded]", { timeout: 30_000 });
   }, 120_000);
 
   afterAll(async () => {
     await context?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("the charts draw, with JavaScript or without: outcomes and answer times per build, answer times per method", async () => {
+    const rowsOf = (id: string) => page.$$eval(`#${id} svg > text[text-anchor="end"]`, (ts) => ts.map((t) => t.textContent));
+    const labels = builds.map((b) => (b === "reference" ? b : `${b} (EMU)`));
+    expect(await rowsOf("chart-outcomes")).toEqual(labels);
+    expect(await rowsOf("chart-times")).toEqual(labels);
+    // Each build's bar stands for every case it was asked: the table under it says so, and adds up.
+    const table = await page.$$eval("#chart-outcomes table.chart-data tbody tr", (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? "")));
+    const data = pageData(readFileSync(join(dir, "report.html"), "utf8"));
+    for (const [i, b] of builds.entries()) {
+      const asked = data.cases.filter((c) => !c.skipped && c.answers.some((a) => a.side === b)).length;
+      expect(table[i]![0]).toBe(labels[i]);
+      expect(Number(table[i]![table[i]!.length - 1])).toBe(asked);
+      expect(table[i]!.slice(1, -1).reduce((n, cell) => n + Number(cell.split(" ")[0]), 0)).toBe(asked);
+    }
+    const bars = await page.$$eval("#chart-outcomes svg rect", (rs) => rs.filter((r) => r.getBoundingClientRect().width > 0).length);
+    expect(bars).toBeGreaterThan(builds.length);
+    // One small chart per method the matrix lists.
+    const methods = await page.$$eval("#matrix th.method", (ths) => ths.map((th) => th.getAttribute("data-method")));
+    expect(await page.$$eval("details.by-method figure.chart figcaption", (fs) => fs.map((f) => f.textContent))).toEqual(methods);
+    // With JavaScript off the same charts draw: they are markup, not script.
+    const off = await chromium.launchPersistentContext(join(dir, "profile-nojs"), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1500, height: 1000 },
+      javaScriptEnabled: false,
+    });
+    try {
+      const p = off.pages()[0] ?? (await off.newPage());
+      await p.goto(`file://${join(dir, "report.html")}`);
+      expect(await p.$$eval(`#chart-outcomes svg > text[text-anchor="end"]`, (ts) => ts.map((t) => t.textContent))).toEqual(labels);
+      expect(await p.$$eval("#chart-times svg rect", (rs) => rs.filter((r) => r.getBoundingClientRect().height > 0).length)).toBeGreaterThan(builds.length);
+    } finally {
+      await off.close();
+    }
   });
 
   test("the matrix has a column and a cell per build on every row", async () => {
@@ -72,17 +124,14 @@ if (!available && inCi) {
 
   test("clicking a case opens its drill-down: both sides' hex and JSON, divergences, a reproduce command", async () => {
     // A GetBlock case where a build answers, but differently from the oracle: two different sides to show.
-    const pick = await page.evaluate(() => {
-      const data = JSON.parse(document.getElementById("zconform-data")!.textContent!) as {
-        cases: { caseId: string; method: string; oracle?: { status: string }; answers: { side: string; status: string }[]; divergences: { build: string; left: string }[] }[];
-      };
-      for (const c of data.cases) {
+    const pick = (() => {
+      for (const c of pageData(readFileSync(join(dir, "report.html"), "utf8")).cases) {
         if (c.method !== "GetBlock" || c.oracle?.status !== "OK") continue;
         const d = c.divergences.find((x) => x.left === "oracle" && c.answers.some((a) => a.side === x.build && a.status === "OK"));
         if (d) return { id: c.caseId, build: d.build };
       }
       return undefined;
-    });
+    })();
     expect(pick).toBeDefined();
     const id = pick!.id;
     await page.locator(`tr.case[data-id="${id}"]`).click();
@@ -110,7 +159,7 @@ if (!available && inCi) {
     await tab.click();
     await expect(page.locator("#detail .panel").getAttribute("data-build")).resolves.toBe(build);
     const commands = await page.locator("#detail pre.command").allTextContents();
-    expect(commands.some((c) => c.startsWith("curl -s --data-binary '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"getblock\""))).toBe(true);
+    expect(commands.some((c) => c.startsWith('curl -s --data-binary \'{"jsonrpc":"2.0","id":1,"method":"getblock"'))).toBe(true);
   });
 
   test("the filters narrow the list, and a matrix cell lists its cases", async () => {
@@ -125,7 +174,7 @@ if (!available && inCi) {
     expect(methods).toEqual(["grpc GetLightdInfo"]);
   });
 
-  test("the page fetched nothing and threw nothing", () => {
+  test("the page fetched nothing, threw nothing and logged no error", () => {
     expect(requests.filter((u) => !u.startsWith("file://"))).toEqual([]);
   });
 });

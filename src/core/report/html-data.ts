@@ -1,7 +1,8 @@
 // The data the HTML report embeds: the JSON report's content, made small enough to carry
-// in one file (identical answers — most builds, most of the time — are stored once;
-// very large answers are cut, with a note pointing at the JSON report), plus what only
-// the HTML shows: each ledger entry's title and reference, and reproduce commands.
+// in one file (each distinct message — most builds answer most cases alike, and many
+// cases share messages — is stored once; very large answers are cut, with a note pointing
+// at the JSON report; the whole is gzip-compressed into the page by html.ts), plus what
+// only the HTML shows: each ledger entry's title and reference, and reproduce commands.
 
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { BuildInfo } from "../results/events.js";
@@ -17,9 +18,10 @@ export const MAX_HEX_CHARS = 256 * 1024;
 export const MAX_JSON_CHARS = 512 * 1024;
 
 export interface HtmlAnswer extends Omit<Answer, "hex" | "json"> {
-  /** Index into `blobs` of the hex list, and of the decoded JSON (-1: none). */
-  hex: number;
-  json: number;
+  /** Per message, the index into `blobs` of its hex. */
+  hex: number[];
+  /** The decoded form: per message (a gRPC answer) the index of each message's JSON, else the index of the whole (-1: none). */
+  json: number | number[];
   /** Set when not every message or byte is embedded. */
   truncated?: string;
 }
@@ -135,7 +137,8 @@ export function htmlDataFrom(report: JsonReport, ctx: ReportContext = {}): HtmlD
     const h = cutHex(hex);
     const j = cutJson(a.transport === "grpc" && json !== undefined ? withDisplayHashes(json, hashFields) : json);
     const notes = [h.note, j.note].filter((n): n is string => n !== undefined);
-    return { ...rest, hex: store.put(h.hex), json: store.put(j.json), ...(notes.length > 0 ? { truncated: notes.join("; ") } : {}) };
+    const decoded = Array.isArray(j.json) && a.transport === "grpc" ? j.json.map((m) => store.put(m)) : store.put(j.json);
+    return { ...rest, hex: h.hex.map((m) => store.put(m)), json: decoded, ...(notes.length > 0 ? { truncated: notes.join("; ") } : {}) };
   };
   const cases = report.cases.map((r): HtmlCase => {
     const { answers, oracle, otherOracles, request, divergences, patches, ...rest } = r;
@@ -159,24 +162,22 @@ export function htmlDataFrom(report: JsonReport, ctx: ReportContext = {}): HtmlD
     };
   });
   return {
-    kind: report.kind, tool: report.tool, schemaVersion: report.schemaVersion, startedAt: report.startedAt, finishedAt: report.finishedAt,
-    partial: report.partial, interrupted: report.interrupted, exitCode: report.exitCode, chain: report.chain, oracle: report.oracle,
-    conditions: report.conditions, shard: report.shard,
-    builds: report.builds, summary: report.summary,
+    kind: report.kind,
+    tool: report.tool,
+    schemaVersion: report.schemaVersion,
+    startedAt: report.startedAt,
+    finishedAt: report.finishedAt,
+    partial: report.partial,
+    interrupted: report.interrupted,
+    exitCode: report.exitCode,
+    chain: report.chain,
+    oracle: report.oracle,
+    conditions: report.conditions,
+    shard: report.shard,
+    builds: report.builds,
+    summary: report.summary,
     quirks: Object.fromEntries((ctx.quirks ?? []).map((q) => [q.id, q])),
-    blobs: store.blobs, cases,
+    blobs: store.blobs,
+    cases,
   };
-}
-
-/**
- * JSON that is safe inside <script type="application/json">: no "<" (so no "</script>"
- * or "<!--"), no ">" or "&", and no U+2028/2029, all as \u escapes that JSON.parse undoes.
- */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, "\\u003c")
-    .replace(/>/g, "\\u003e")
-    .replace(/&/g, "\\u0026")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
 }

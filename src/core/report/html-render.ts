@@ -6,7 +6,7 @@
 import type { BuildInfo, RunCondition, RunSummary } from "../results/events.js";
 import type { CaseResult } from "../results/result.js";
 import type { JsonReport } from "./json.js";
-import { cellStatus, matrixOf, type MatrixCell, type MatrixRow } from "./matrix.js";
+import { cellStatus, matrixOf, type CellStatus, type MatrixCell, type MatrixRow } from "./matrix.js";
 import { uncheckedLine } from "../results/unchecked.js";
 
 export { matrixOf };
@@ -15,10 +15,25 @@ export function esc(s: string | number): string {
   return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 
-/** How one build did on one case; "none" when it was not asked (it does not serve the transport). */
-export type CellStatus = "new" | "unchecked" | "known" | "unjudged" | "ok" | "none" | "skipped";
+/** A page's start, to its <body>: its policy of what it may load, who wrote it, its title and its whole stylesheet. */
+export function pageHead(o: { csp: string; tool: { name: string; version: string }; title: string; style: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${esc(o.csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="${esc(`${o.tool.name} ${o.tool.version}`)}">
+<title>${esc(o.title)}</title>
+<style>${o.style}</style>
+</head>
+<body>`;
+}
 
-export function caseStatus(r: Pick<CaseResult, "skipped" | "answers" | "divergences" | "drift" | "outcomes">, build: string): CellStatus {
+/** How one build did on one case: what a matrix cell shows ("none" when it was not asked: it does not serve the transport), or "skipped". */
+type CaseStatus = CellStatus | "skipped";
+
+export function caseStatus(r: Pick<CaseResult, "skipped" | "answers" | "divergences" | "drift" | "outcomes">, build: string): CaseStatus {
   if (r.skipped) return "skipped";
   const answer = r.answers.find((a) => a.side === build);
   if (!answer) return "none";
@@ -32,22 +47,26 @@ export function caseStatus(r: Pick<CaseResult, "skipped" | "answers" | "divergen
 }
 
 /** The worst status of a case over all builds, for the list's first column. */
-export function worstStatus(r: CaseResult, builds: readonly BuildInfo[]): CellStatus {
+export function worstStatus(r: CaseResult, builds: readonly BuildInfo[]): CaseStatus {
   if (r.skipped) return "skipped";
   const all = builds.map((b) => caseStatus(r, b.name));
   for (const s of ["new", "unchecked", "known", "unjudged", "ok"] as const) if (all.includes(s)) return s;
   return "none";
 }
 
-const SYMBOL: Record<CellStatus, string> = { new: "✗", unchecked: "!", known: "~", unjudged: "?", ok: "✓", none: "–", skipped: "○" };
+const SYMBOL: Record<CaseStatus, string> = { new: "✗", unchecked: "!", known: "~", unjudged: "?", ok: "✓", none: "–", skipped: "○" };
 
 function cellHtml(row: MatrixRow, b: BuildInfo, cell: MatrixCell | undefined): string {
   const data = `data-method="${esc(`${row.transport} ${row.method}`)}" data-build="${esc(b.name)}"`;
   if (!cell) return `<td class="cell none" ${data} title="${esc(`${b.name} does not serve ${row.transport}`)}">–</td>`;
-  if (cell.fresh > 0) return `<td class="cell new" ${data} title="${esc(`${cell.fresh} new divergence(s) in ${cell.ran} case(s)`)}"><button>${cell.fresh} new</button></td>`;
-  if (cell.unchecked > 0) return `<td class="cell unchecked" ${data} title="${esc(`could not be checked on ${cell.unchecked} of ${cell.ran} case(s)`)}"><button>!${cell.unchecked}</button></td>`;
-  if (cell.known > 0) return `<td class="cell known" ${data} title="${esc(`${cell.known} known divergence(s) (ledger) in ${cell.ran} case(s)`)}"><button>~${cell.known}</button></td>`;
-  if (cell.unjudged > 0) return `<td class="cell unjudged" ${data} title="${esc(`nothing to measure ${cell.unjudged} of ${cell.ran} case(s) against`)}"><button>?${cell.unjudged}</button></td>`;
+  if (cell.fresh > 0)
+    return `<td class="cell new" ${data} title="${esc(`${cell.fresh} new divergence(s) in ${cell.ran} case(s)`)}"><button>${cell.fresh} new</button></td>`;
+  if (cell.unchecked > 0)
+    return `<td class="cell unchecked" ${data} title="${esc(`could not be checked on ${cell.unchecked} of ${cell.ran} case(s)`)}"><button>!${cell.unchecked}</button></td>`;
+  if (cell.known > 0)
+    return `<td class="cell known" ${data} title="${esc(`${cell.known} known divergence(s) (ledger) in ${cell.ran} case(s)`)}"><button>~${cell.known}</button></td>`;
+  if (cell.unjudged > 0)
+    return `<td class="cell unjudged" ${data} title="${esc(`nothing to measure ${cell.unjudged} of ${cell.ran} case(s) against`)}"><button>?${cell.unjudged}</button></td>`;
   return `<td class="cell ok" ${data} title="${esc(`same as the reference in all ${cell.ran} case(s)`)}"><button>✓</button></td>`;
 }
 
@@ -63,7 +82,10 @@ function legendHtml(rows: readonly MatrixRow[], hasOracle: boolean, builds: numb
     ["unjudged", `<span class="cell unjudged">?N</span> unjudged: nothing to measure N cases against`],
     ["none", `<span class="cell none">–</span> not served`],
   ];
-  return parts.filter(([k]) => used.has(k as never)).map(([, t]) => t).join(" ");
+  return parts
+    .filter(([k]) => used.has(k as never))
+    .map(([, t]) => t)
+    .join(" ");
 }
 
 function buildHead(b: BuildInfo): string {
@@ -73,7 +95,12 @@ function buildHead(b: BuildInfo): string {
 
 export function renderMatrix(builds: readonly BuildInfo[], results: readonly CaseResult[], hasOracle = true): string {
   const rows = matrixOf(builds, results);
-  const body = rows.map((row) => `<tr><th scope="row" class="method" data-method="${esc(`${row.transport} ${row.method}`)}"><span class="tp">${row.transport === "jsonrpc" ? "rpc" : "grpc"}</span> ${esc(row.method)} <span class="n">${row.cases}</span></th>${row.cells.map((c, i) => cellHtml(row, builds[i]!, c)).join("")}</tr>`).join("\n");
+  const body = rows
+    .map(
+      (row) =>
+        `<tr><th scope="row" class="method" data-method="${esc(`${row.transport} ${row.method}`)}"><span class="tp">${row.transport === "jsonrpc" ? "rpc" : "grpc"}</span> ${esc(row.method)} <span class="n">${row.cases}</span></th>${row.cells.map((c, i) => cellHtml(row, builds[i]!, c)).join("")}</tr>`,
+    )
+    .join("\n");
   return `<table class="matrix" id="matrix"><thead><tr><th scope="col">method <span class="n">cases</span></th>${builds.map(buildHead).join("")}</tr></thead>
 <tbody>
 ${body}
@@ -84,7 +111,9 @@ ${body}
 function summaryHtml(s: RunSummary | null, partial: boolean, conditions: readonly RunCondition[]): string {
   if (!s) return `<p class="warn">The run did not finish: no summary.</p>`;
   const chip = (cls: string, text: string) => `<span class="chip ${cls}">${esc(text)}</span>`;
-  const verdicts = Object.entries(s.verdicts).map(([k, n]) => chip(`v-${k}`, `${k} ${n}`)).join("");
+  const verdicts = Object.entries(s.verdicts)
+    .map(([k, n]) => chip(`v-${k}`, `${k} ${n}`))
+    .join("");
   const ledger = [
     ...conditions.map((k) => `<li class="bad">warning: ${k.side === "run" ? "" : `${esc(k.side)}: `}${esc(k.detail)}</li>`),
     ...s.unchecked.map((u) => `<li class="bad">could not check ${esc(uncheckedLine(u))}</li>`),
@@ -102,7 +131,18 @@ ${partial ? `<span class="chip new">interrupted: partial results</span>` : ""}
 }
 
 function buildsHtml(builds: readonly BuildInfo[]): string {
-  const rows = builds.map((b) => `<tr><th scope="row" class="mono">${esc(b.name)}</th><td>${esc(b.implementation)}${b.version ? ` ${esc(b.version)}` : ""}</td><td>${b.protocolVersion ? `protocol ${esc(b.protocolVersion)}` : "protocol –"}</td><td>${b.emulated ? `<span class="emu">EMULATED${b.profile ? ` · ${esc(b.profile)}` : ""}</span>` : `<span class="real">${b.profile === "reference" ? "zconform reference" : b.pin ? `real · pinned ${esc(b.pin)}` : "real"}</span>`}</td><td class="mono muted">${[b.grpc && `grpc ${b.grpc}`, b.jsonrpc && `jsonrpc ${b.jsonrpc}`].filter(Boolean).map((s) => esc(s as string)).join(" · ")}</td></tr>`).join("\n");
+  const rows = builds
+    .map(
+      (b) =>
+        `<tr><th scope="row" class="mono">${esc(b.name)}</th><td>${esc(b.implementation)}${b.version ? ` ${esc(b.version)}` : ""}</td><td>${b.protocolVersion ? `protocol ${esc(b.protocolVersion)}` : "protocol –"}</td><td>${b.emulated ? `<span class="emu">EMULATED${b.profile ? ` · ${esc(b.profile)}` : ""}</span>` : `<span class="real">${b.profile === "reference" ? "zconform reference" : b.pin ? `real · pinned ${esc(b.pin)}` : "real"}</span>`}</td><td class="mono muted">${[
+          b.grpc && `grpc ${b.grpc}`,
+          b.jsonrpc && `jsonrpc ${b.jsonrpc}`,
+        ]
+          .filter(Boolean)
+          .map((s) => esc(s as string))
+          .join(" · ")}</td></tr>`,
+    )
+    .join("\n");
   return `<table class="builds"><tbody>\n${rows}\n</tbody></table></div>`;
 }
 
@@ -127,17 +167,23 @@ ${summaryHtml(report.summary, report.partial, report.conditions)}
 }
 
 export function renderCaseList(builds: readonly BuildInfo[], results: readonly CaseResult[]): string {
-  const rows = results.map((r, i) => {
-    const worst = worstStatus(r, builds);
-    const cells = builds.map((b) => {
-      const s = caseStatus(r, b.name);
-      return `<td class="mini ${s}" data-build="${esc(b.name)}" data-status="${s}" title="${esc(`${b.name}: ${s}`)}">${SYMBOL[s]}</td>`;
-    }).join("");
-    const text = `${r.caseId} ${r.title ?? ""} ${r.tags.join(" ")}`.toLowerCase();
-    return `<tr class="case" tabindex="0" data-index="${i}" data-id="${esc(r.caseId)}" data-method="${esc(`${r.transport} ${r.method}`)}" data-status="${worst}" data-text="${esc(text)}">`
-      + `<td class="mini ${worst}">${SYMBOL[worst]}</td><td class="cid"><span class="mono">${esc(r.caseId)}</span>${r.title ? `<span class="ctitle">${esc(r.title)}</span>` : ""}</td>`
-      + `<td class="verdict">${esc(r.skipped ? "skipped" : r.verdict?.verdict ?? "–")}</td>${cells}</tr>`;
-  }).join("\n");
+  const rows = results
+    .map((r, i) => {
+      const worst = worstStatus(r, builds);
+      const cells = builds
+        .map((b) => {
+          const s = caseStatus(r, b.name);
+          return `<td class="mini ${s}" data-build="${esc(b.name)}" data-status="${s}" title="${esc(`${b.name}: ${s}`)}">${SYMBOL[s]}</td>`;
+        })
+        .join("");
+      const text = `${r.caseId} ${r.title ?? ""} ${r.tags.join(" ")}`.toLowerCase();
+      return (
+        `<tr class="case" tabindex="0" data-index="${i}" data-id="${esc(r.caseId)}" data-method="${esc(`${r.transport} ${r.method}`)}" data-status="${worst}" data-text="${esc(text)}">` +
+        `<td class="mini ${worst}">${SYMBOL[worst]}</td><td class="cid"><span class="mono">${esc(r.caseId)}</span>${r.title ? `<span class="ctitle">${esc(r.title)}</span>` : ""}</td>` +
+        `<td class="verdict">${esc(r.skipped ? "skipped" : (r.verdict?.verdict ?? "–"))}</td>${cells}</tr>`
+      );
+    })
+    .join("\n");
   return `<div class="filters">
 <input id="q" type="search" placeholder="filter cases: id, title, tag" aria-label="filter cases">
 <select id="status" aria-label="status"><option value="">all statuses</option><option value="new">new divergences</option><option value="unchecked">could not be checked</option><option value="known">known quirks only</option><option value="unjudged">unjudged</option><option value="ok">conforming</option><option value="skipped">skipped</option></select>

@@ -1,14 +1,15 @@
 // The HTML report's script, inlined into the page: filtering of the case list, the
 // matrix's cells as filters, and the drill-down of one case drawn from the embedded
-// data. It builds the DOM with textContent only (run data never becomes markup), makes
-// no network request, and keeps the open case in the URL's #fragment for links.
+// data, which it first unpacks (base64, then gzip through DecompressionStream; no
+// network request: a Blob and a Response are made in memory). It builds the DOM with
+// textContent only (run data never becomes markup), and keeps the open case in the URL's
+// #fragment for links. Once the data is in, the root element gets data-loaded.
 // Plain ES2017 in a string, with no backquotes, so it needs no build step.
 
 export const HTML_SCRIPT = String.raw`
 (function () {
   "use strict";
-  var data = JSON.parse(document.getElementById("zconform-data").textContent);
-  var blobs = data.blobs;
+  var data = null, blobs = null, pending = null;
   var SYM = { "new": "\u2717", unchecked: "!", known: "~", unjudged: "?", ok: "\u2713", none: "\u2013", skipped: "\u25cb" };
 
   function h(tag, attrs) {
@@ -32,6 +33,9 @@ export const HTML_SCRIPT = String.raw`
     }
   }
   function blob(i) { return i >= 0 ? blobs[i] : undefined; }
+  function hexOf(answer) { return answer.hex.map(blob); }
+  // A gRPC answer's decoded form is stored per message.
+  function jsonOf(answer) { return Array.isArray(answer.json) ? answer.json.map(blob) : blob(answer.json); }
   function show(v) { return v === undefined ? "(absent)" : JSON.stringify(v); }
 
   function outcomeOf(c, build) {
@@ -142,7 +146,7 @@ export const HTML_SCRIPT = String.raw`
   }
 
   function hexBlock(answer, other) {
-    var hex = blob(answer.hex) || [], otherHex = other ? blob(other.hex) || [] : [];
+    var hex = hexOf(answer), otherHex = other ? hexOf(other) : [];
     var pre = h("pre", { cls: "hex" });
     var parts = [];
     hex.forEach(function (m, k) {
@@ -161,7 +165,7 @@ export const HTML_SCRIPT = String.raw`
     var err = answer.status !== "OK";
     var facts = [answer.count + " msg", answer.wireBytes + " B", answer.ms + " ms"];
     if (answer.protocolVersion) facts.push("protocol " + answer.protocolVersion);
-    var json = blob(answer.json);
+    var json = jsonOf(answer);
     return [
       h("div", { cls: k + " shead", "data-side": answer.side }, h("b", { text: title }), " ",
         h("span", { cls: "status" + (err ? " err" : ""), text: answer.status + (answer.message ? ": " + answer.message : "") }),
@@ -249,6 +253,7 @@ export const HTML_SCRIPT = String.raw`
   }
 
   function open(i, preferred) {
+    if (!data) { pending = [i, preferred]; return; }
     var c = data.cases[i];
     if (!c) return;
     rows.forEach(function (r) { r.classList.toggle("current", Number(r.getAttribute("data-index")) === i); });
@@ -289,12 +294,31 @@ export const HTML_SCRIPT = String.raw`
 
   function fromHash() {
     var m = /^#case=([^&]*)(?:&build=(.*))?$/.exec(location.hash);
-    if (!m) return;
+    if (!m || !data) return;
     var id = decodeURIComponent(m[1]), build = m[2] ? decodeURIComponent(m[2]) : undefined;
     for (var i = 0; i < data.cases.length; i++) if (data.cases[i].caseId === id) { open(i, build); return; }
   }
+  function unpack() {
+    var text = atob(document.getElementById("zconform-data").textContent.replace(/\s+/g, ""));
+    var bytes = new Uint8Array(text.length);
+    for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text().then(JSON.parse);
+  }
+
   window.addEventListener("hashchange", fromHash);
   applyFilter();
-  fromHash();
+  if (typeof DecompressionStream === "undefined") {
+    detail.textContent = "This browser cannot unpack the report's embedded data (it needs DecompressionStream: Chromium 80, Firefox 113, Safari 16.4 or later); the JSON report has the same data.";
+    return;
+  }
+  unpack().then(function (d) {
+    data = d;
+    blobs = d.blobs;
+    document.documentElement.setAttribute("data-loaded", "");
+    if (pending) open(pending[0], pending[1]);
+    else fromHash();
+  }, function (e) {
+    detail.textContent = "The report's embedded data could not be read (" + e + "); the JSON report has the same data.";
+  });
 })();
 `;

@@ -2,7 +2,9 @@
 // Okabe–Ito palette (distinguishable with the common colour-vision deficiencies), and
 // every status also has its own symbol and fill, so colour is never the only cue.
 
-export const HTML_STYLE = `
+import { CHART_STYLE } from "./svg-charts.js";
+
+export const HTML_STYLE = `${CHART_STYLE}
 :root {
   --fg: #1b1f24; --muted: #5b636e; --line: #d8dde3; --bg: #ffffff; --panel: #f6f8fa; --hl: #eef4fb;
   --ok: #0072b2; --ok-bg: #e3f0f9; --known: #9a6700; --known-bg: #fdf0d5; --known-line: #e69f00;
@@ -135,4 +137,9 @@ pre.hex mark { background: var(--mark); color: inherit; }
 .cmd .tool { font-size: 11px; color: var(--muted); }
 .cmd .cnote { font-size: 11px; color: var(--muted); margin: 1px 0 0; }
 .muted { color: var(--muted); }
+section.charts { margin: 8px 0 4px; }
+.chart-pair { display: flex; flex-wrap: wrap; gap: 8px 32px; align-items: flex-start; }
+details.by-method > summary { cursor: pointer; color: var(--muted); margin: 2px 0 6px; }
+.multiples { display: grid; grid-template-columns: repeat(auto-fill, minmax(390px, 1fr)); gap: 0 16px; }
+.multiples figure.chart figcaption { font-family: var(--mono); font-weight: normal; font-size: 12px; }
 `;

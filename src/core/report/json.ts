@@ -34,9 +34,12 @@ export interface JsonReport {
 /** Builds the report document from the event stream. */
 export function jsonReportFrom(events: readonly RunEvent[]): JsonReport {
   const start = events.find((e) => e.type === "run-start");
-  if (!start || start.type !== "run-start") throw new Error("no run-start event");
+  if (start?.type !== "run-start") throw new Error("no run-start event");
   const end = events.find((e) => e.type === "run-end");
-  const cases = events.flatMap((e) => (e.type === "case-result" ? [e] : [])).sort((a, b) => a.index - b.index).map((e) => e.result);
+  const cases = events
+    .flatMap((e) => (e.type === "case-result" ? [e] : []))
+    .sort((a, b) => a.index - b.index)
+    .map((e) => e.result);
   return {
     kind: "run",
     schemaVersion: start.schemaVersion,
@@ -44,7 +47,7 @@ export function jsonReportFrom(events: readonly RunEvent[]): JsonReport {
     startedAt: start.startedAt,
     finishedAt: end?.type === "run-end" ? end.finishedAt : null,
     partial: end?.type === "run-end" ? end.partial : true,
-    interrupted: end?.type === "run-end" ? end.interrupted ?? null : null,
+    interrupted: end?.type === "run-end" ? (end.interrupted ?? null) : null,
     exitCode: end?.type === "run-end" ? end.exitCode : null,
     chain: start.chain,
     oracle: start.oracle ?? null,

@@ -18,8 +18,10 @@ import { uncheckedLine } from "../results/unchecked.js";
 /** Characters XML 1.0 cannot carry even as references become a visible \uXXXX. */
 function xmlSafe(s: string): string {
   // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return s.replace(
+    /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 export function xmlText(s: string): string {
@@ -32,7 +34,10 @@ export function xmlAttr(s: string): string {
 }
 
 function attrs(a: Record<string, string | number | undefined>): string {
-  return Object.entries(a).filter(([, v]) => v !== undefined).map(([k, v]) => ` ${k}="${xmlAttr(String(v))}"`).join("");
+  return Object.entries(a)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => ` ${k}="${xmlAttr(String(v))}"`)
+    .join("");
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
@@ -65,10 +70,15 @@ interface TestCase {
 
 function caseTestcases(r: CaseResult, ctx: ReportContext): TestCase[] {
   if (r.skipped) {
-    return [{
-      xml: `    <testcase${attrs({ classname: r.method, name: r.caseId, time: "0.000", file: r.source })}>\n      <skipped${attrs({ message: r.skipped })}/>\n    </testcase>`,
-      failed: false, errored: false, skipped: true, ms: 0,
-    }];
+    return [
+      {
+        xml: `    <testcase${attrs({ classname: r.method, name: r.caseId, time: "0.000", file: r.source })}>\n      <skipped${attrs({ message: r.skipped })}/>\n    </testcase>`,
+        failed: false,
+        errored: false,
+        skipped: true,
+        ms: 0,
+      },
+    ];
   }
   return r.answers.map((a) => {
     const mine = r.divergences.filter((d) => d.build === a.side);
@@ -93,7 +103,12 @@ function caseTestcases(r: CaseResult, ctx: ReportContext): TestCase[] {
       for (const p of r.patches.filter((p) => p.right === a.side)) {
         lines.push("", `JSON Patch ${p.left} → ${p.right}:`, ...formatPatch(p.ops).map((l) => `  ${l}`), JSON.stringify(p.ops));
       }
-      if (drift) lines.push("", "drift from the recorded golden:", ...drift.divergences.map((d) => `  ${d.kind} ${d.path || "(whole answer)"}: ${value(d.leftValue)} → ${value(d.rightValue)}`));
+      if (drift)
+        lines.push(
+          "",
+          "drift from the recorded golden:",
+          ...drift.divergences.map((d) => `  ${d.kind} ${d.path || "(whole answer)"}: ${value(d.leftValue)} → ${value(d.rightValue)}`),
+        );
       const type = [...new Set(fresh.map((d) => d.kind))].join(",") || "drift";
       verdictTag = `\n      <failure${attrs({ message, type })}>${xmlText(lines.join("\n"))}</failure>`;
     } else if (outcome?.outcome === "unjudged") {
@@ -105,7 +120,10 @@ function caseTestcases(r: CaseResult, ctx: ReportContext): TestCase[] {
     const name = `${r.caseId} [${a.side}]`;
     return {
       xml: `    <testcase${attrs({ classname: r.method, name, time: seconds(a.ms), file: r.source })}>${verdictTag}${out}${verdictTag || out ? "\n    " : ""}</testcase>`,
-      failed: verdictTag.includes("<failure"), errored: verdictTag.includes("<error"), skipped: verdictTag.includes("<skipped"), ms: a.ms,
+      failed: verdictTag.includes("<failure"),
+      errored: verdictTag.includes("<error"),
+      skipped: verdictTag.includes("<skipped"),
+      ms: a.ms,
     };
   });
 }
@@ -113,8 +131,13 @@ function caseTestcases(r: CaseResult, ctx: ReportContext): TestCase[] {
 function* suite(name: string, tests: TestCase[], timestamp: string, props: string): Generator<string> {
   const count = (f: (t: TestCase) => boolean) => tests.filter(f).length;
   yield `  <testsuite${attrs({
-    name, tests: tests.length, failures: count((t) => t.failed), errors: count((t) => t.errored), skipped: count((t) => t.skipped),
-    time: seconds(tests.reduce((s, t) => s + t.ms, 0)), timestamp,
+    name,
+    tests: tests.length,
+    failures: count((t) => t.failed),
+    errors: count((t) => t.errored),
+    skipped: count((t) => t.skipped),
+    time: seconds(tests.reduce((s, t) => s + t.ms, 0)),
+    timestamp,
   })}>\n`;
   if (props !== "") yield `${props}\n`;
   for (const t of tests) yield `${t.xml}\n`;
@@ -125,18 +148,20 @@ function ledgerTestcase(report: JsonReport, allowStale: boolean): TestCase {
   const s = report.summary;
   const stale = s?.stale ?? [];
   const expired = s?.expired ?? [];
-  const lines = [
-    ...expired.map((e) => `expired: ${e.quirk} (expired ${e.expires})`),
-    ...stale.map((e) => `stale: ${e.quirk}: ${e.reason}`),
-  ];
+  const lines = [...expired.map((e) => `expired: ${e.quirk} (expired ${e.expires})`), ...stale.map((e) => `stale: ${e.quirk}: ${e.reason}`)];
   const failing = expired.length > 0 || (!allowStale && stale.length > 0);
   const message = `${expired.length} expired, ${stale.length} stale ledger entries`;
   const inner = failing
     ? `\n      <failure${attrs({ message, type: "ledger" })}>${xmlText(lines.join("\n"))}</failure>\n    `
-    : lines.length > 0 ? `\n      <system-out>${xmlText(lines.join("\n"))}</system-out>\n    ` : "";
+    : lines.length > 0
+      ? `\n      <system-out>${xmlText(lines.join("\n"))}</system-out>\n    `
+      : "";
   return {
     xml: `    <testcase${attrs({ classname: "ledger", name: "no stale or expired ledger entries", time: "0.000" })}>${inner}</testcase>`,
-    failed: failing, errored: false, skipped: false, ms: 0,
+    failed: failing,
+    errored: false,
+    skipped: false,
+    ms: 0,
   };
 }
 
@@ -159,7 +184,10 @@ export function* junitXmlParts(report: JsonReport, o: JunitOptions = {}): Genera
     `    <properties>`,
     `      <property${attrs({ name: "chain", value: report.chain })}/>`,
     `      <property${attrs({ name: "oracle", value: report.oracle ?? "none" })}/>`,
-    ...report.builds.map((b) => `      <property${attrs({ name: `build.${b.name}`, value: `${b.implementation}${b.version ? ` ${b.version}` : ""}${b.emulated ? " (EMULATED)" : ""}${b.pin ? ` (REAL, pinned ${b.pin})` : ""}` })}/>`),
+    ...report.builds.map(
+      (b) =>
+        `      <property${attrs({ name: `build.${b.name}`, value: `${b.implementation}${b.version ? ` ${b.version}` : ""}${b.emulated ? " (EMULATED)" : ""}${b.pin ? ` (REAL, pinned ${b.pin})` : ""}` })}/>`,
+    ),
     ...(report.partial ? [`      <property${attrs({ name: "partial", value: report.interrupted ? `true (${report.interrupted})` : "true" })}/>`] : []),
     ...report.conditions.map((k) => `      <property${attrs({ name: `condition.${k.kind}.${k.side}`, value: k.detail })}/>`),
     ...(report.summary?.unchecked ?? []).map((u) => `      <property${attrs({ name: `unchecked.${u.side}`, value: uncheckedLine(u) })}/>`),
@@ -176,8 +204,13 @@ export function* junitXmlParts(report: JsonReport, o: JunitOptions = {}): Genera
   const durationMs = report.summary?.durationMs ?? all.reduce((s, t) => s + t.ms, 0);
   yield `<?xml version="1.0" encoding="UTF-8"?>\n`;
   yield `<testsuites${attrs({
-    name: `zconform ${report.chain}`, tests: all.length, failures: total((t) => t.failed), errors: total((t) => t.errored),
-    skipped: total((t) => t.skipped), time: seconds(durationMs), timestamp,
+    name: `zconform ${report.chain}`,
+    tests: all.length,
+    failures: total((t) => t.failed),
+    errors: total((t) => t.errored),
+    skipped: total((t) => t.skipped),
+    time: seconds(durationMs),
+    timestamp,
   })}>\n`;
   for (const [name, tests] of byMethod) yield* suite(name, tests, timestamp, props);
   yield* suite("ledger", ledger, timestamp, props);

@@ -21,7 +21,17 @@ describe("a mode's event stream", () => {
       const lines: string[] = [];
       const spy: Reporter<ModeEvent<Doc>> = { onEvent: (e) => seen.push(e.type), finish: async () => {} };
       const file = join(dir, "probe.json");
-      const stream = modeStream<Doc>([spy, modeJsonReporter<Doc>(file), modeTerminalReporter<Doc>((d) => [`note: ${d.note}`], (l) => lines.push(l))], [SECRET]);
+      const stream = modeStream<Doc>(
+        [
+          spy,
+          modeJsonReporter<Doc>(file),
+          modeTerminalReporter<Doc>(
+            (d) => [`note: ${d.note}`],
+            (l) => lines.push(l),
+          ),
+        ],
+        [SECRET],
+      );
       const startedAt = new Date();
       stream.emit({ type: "mode-start", kind: "probe", startedAt: startedAt.toISOString(), chain: "fixture", builds: [] });
       const document: Doc = { ...envelope("probe", 1, { startedAt, chain: "fixture", builds: [] }, 0), note: `echoed ${SECRET} back` };

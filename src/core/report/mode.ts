@@ -18,7 +18,10 @@ export function modeJsonReporter<D extends Envelope<string>, P = unknown>(file: 
   };
 }
 
-export function modeTerminalReporter<D extends Envelope<string>, P = unknown>(lines: (document: D) => string[], write: (line: string) => void): Reporter<ModeEvent<D, P>> {
+export function modeTerminalReporter<D extends Envelope<string>, P = unknown>(
+  lines: (document: D) => string[],
+  write: (line: string) => void,
+): Reporter<ModeEvent<D, P>> {
   return {
     onEvent: (e) => {
       if (e.type === "mode-end") for (const line of lines(e.document)) write(line);

@@ -1,18 +1,23 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { fromBinary } from "@bufbuild/protobuf";
 import { CompactBlockSchema } from "../../zcash/gen/walletrpc/compact_formats_pb.js";
 import { startFixtureNetwork, type FixtureNetwork } from "../../zcash/fixture/network.js";
-import {
-  bufCurlCommand, curlJsonRpcCommand, grpcurlCommand, INLINE_LIMIT, rawGrpcCurlCommand, reproduceCommands, shellQuote,
-} from "./reproduce.js";
+import { bufCurlCommand, curlJsonRpcCommand, grpcurlCommand, INLINE_LIMIT, rawGrpcCurlCommand, reproduceCommands, shellQuote } from "./reproduce.js";
 
 const run = promisify(execFile);
+// Commands run where a reader of a report would run them: anywhere but zconform's checkout.
 const sh = (cmd: string, o: { encoding?: "buffer" } = {}) =>
-  run("bash", ["-c", cmd], { cwd: process.cwd(), env: { ...process.env, PATH: `${join(process.cwd(), "node_modules/.bin")}:${process.env.PATH}` }, maxBuffer: 64 << 20, ...(o.encoding ? { encoding: "buffer" as const } : {}) });
+  run("bash", ["-c", cmd], {
+    cwd: tmpdir(),
+    env: { ...process.env, PATH: `${join(process.cwd(), "node_modules/.bin")}:${process.env.PATH}` },
+    maxBuffer: 64 << 20,
+    ...(o.encoding ? { encoding: "buffer" as const } : {}),
+  });
 
 describe("shellQuote", () => {
   test("leaves plain words alone and single-quotes the rest, quotes included", async () => {
@@ -26,9 +31,13 @@ describe("shellQuote", () => {
 
 describe("command builders", () => {
   const url = "http://127.0.0.1:9067";
-  test("grpcurl: plaintext for http, host:port, the full method name, protos from the repository", () => {
+  test("grpcurl: plaintext for http, host:port, the full method name, the installed package's protos by absolute path", () => {
     const c = grpcurlCommand({ url, rpc: "GetBlock", request: { height: "11" } });
-    expect(c.command).toBe(`grpcurl -plaintext -import-path proto -proto walletrpc/service.proto -d '{"height":"11"}' 127.0.0.1:9067 cash.z.wallet.sdk.rpc.CompactTxStreamer/GetBlock`);
+    const protos = join(process.cwd(), "proto");
+    expect(c.command).toBe(
+      `grpcurl -plaintext -import-path ${shellQuote(protos)} -proto walletrpc/service.proto -d '{"height":"11"}' 127.0.0.1:9067 cash.z.wallet.sdk.rpc.CompactTxStreamer/GetBlock`,
+    );
+    expect(readFileSync(join(protos, "walletrpc/service.proto"), "utf8")).toContain("service CompactTxStreamer");
     const tls = grpcurlCommand({ url: "https://zec.example.org", rpc: "GetLightdInfo", request: {} });
     expect(tls.command).not.toContain("-plaintext");
     expect(tls.command).toContain(" zec.example.org:443 ");
@@ -37,22 +46,29 @@ describe("command builders", () => {
   test("a client stream is several JSON messages", () => {
     const c = grpcurlCommand({ url, rpc: "GetTaddressBalanceStream", request: [{ address: "t1a" }, { address: "t1b" }] });
     expect(c.command).toContain(`-d '{"address":"t1a"} {"address":"t1b"}'`);
-    expect(bufCurlCommand({ url, rpc: "GetTaddressBalanceStream", request: [{ address: "t1a" }, { address: "t1b" }] }).command)
-      .toContain(`-d '{"address":"t1a"}\n{"address":"t1b"}'`);
+    expect(bufCurlCommand({ url, rpc: "GetTaddressBalanceStream", request: [{ address: "t1a" }, { address: "t1b" }] }).command).toContain(
+      `-d '{"address":"t1a"}\n{"address":"t1b"}'`,
+    );
   });
 
   test("raw requests: the exact bytes, framed, with octal escapes any printf understands", () => {
     const c = rawGrpcCurlCommand({ url, rpc: "GetBlock", request: { $wire: "080b", decoded: { height: "11" } } })!;
-    expect(c.command).toBe(`printf '\\000\\000\\000\\000\\002\\010\\013' | curl -sS --http2-prior-knowledge -H 'content-type: application/grpc' -H 'te: trailers' --data-binary @- http://127.0.0.1:9067/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetBlock | xxd`);
+    expect(c.command).toBe(
+      `printf '\\000\\000\\000\\000\\002\\010\\013' | curl -sS --http2-prior-knowledge -H 'content-type: application/grpc' -H 'te: trailers' --data-binary @- http://127.0.0.1:9067/cash.z.wallet.sdk.rpc.CompactTxStreamer/GetBlock | xxd`,
+    );
     expect(rawGrpcCurlCommand({ url, rpc: "GetBlock", request: { height: "1" } })).toBeUndefined();
     // Undecodable bytes have no JSON form: only the raw command is offered.
     expect(reproduceCommands({ transport: "grpc", method: "GetBlock", request: { $wire: "ff" }, url }).map((x) => x.tool)).toEqual(["curl"]);
-    expect(reproduceCommands({ transport: "grpc", method: "GetBlock", request: { $wire: "080b", decoded: { height: "11" } }, url }).map((x) => x.tool)).toEqual(["curl", "grpcurl", "buf curl"]);
+    expect(reproduceCommands({ transport: "grpc", method: "GetBlock", request: { $wire: "080b", decoded: { height: "11" } }, url }).map((x) => x.tool)).toEqual(
+      ["curl", "grpcurl", "buf curl"],
+    );
   });
 
   test("JSON-RPC: the envelope zconform sends, and a note on credentials instead of credentials", () => {
     const c = curlJsonRpcCommand({ url: "http://127.0.0.1:8232/", method: "getblock", params: ["1", 1], auth: "cookie" });
-    expect(c.command).toBe(`curl -s --data-binary '{"jsonrpc":"2.0","id":1,"method":"getblock","params":["1",1]}' -H 'content-type: application/json' http://127.0.0.1:8232/`);
+    expect(c.command).toBe(
+      `curl -s --data-binary '{"jsonrpc":"2.0","id":1,"method":"getblock","params":["1",1]}' -H 'content-type: application/json' http://127.0.0.1:8232/`,
+    );
     expect(c.note).toContain("--user __cookie__:$(cut -d: -f2 <cookie file>)");
     expect(curlJsonRpcCommand({ url: "http://h:1/", method: "getinfo", params: [] }).note).toMatch(/up to you/);
   });
@@ -61,8 +77,20 @@ describe("command builders", () => {
     const secret = "s3cr3t-T0KEN";
     for (const auth of ["basic", "bearer", "cookie", "headers", undefined] as const) {
       const all = [
-        ...reproduceCommands({ transport: "grpc", method: "GetBlock", request: { height: "1" }, url: `https://user:${secret}@h.example:443/?key=${secret}`, ...(auth ? { auth } : {}) }),
-        ...reproduceCommands({ transport: "jsonrpc", method: "getinfo", request: [], url: `http://u:${secret}@h:8232/?apikey=${secret}`, ...(auth ? { auth } : {}) }),
+        ...reproduceCommands({
+          transport: "grpc",
+          method: "GetBlock",
+          request: { height: "1" },
+          url: `https://user:${secret}@h.example:443/?key=${secret}`,
+          ...(auth ? { auth } : {}),
+        }),
+        ...reproduceCommands({
+          transport: "jsonrpc",
+          method: "getinfo",
+          request: [],
+          url: `http://u:${secret}@h:8232/?apikey=${secret}`,
+          ...(auth ? { auth } : {}),
+        }),
       ];
       for (const c of all) expect(`${c.command} ${c.note ?? ""}`).not.toContain(secret);
       expect(all.every((c) => c.note?.includes("query string was left out"))).toBe(true);
@@ -71,7 +99,12 @@ describe("command builders", () => {
 
   test("large requests are read from a file, with a note saying what to put in it", () => {
     const big = "00".repeat(INLINE_LIMIT);
-    const [raw, grpcurl, buf] = reproduceCommands({ transport: "grpc", method: "SendTransaction", request: { $wire: `0a${"00"}`, decoded: { data: Buffer.from(big, "hex").toString("base64") } }, url });
+    const [raw, grpcurl, buf] = reproduceCommands({
+      transport: "grpc",
+      method: "SendTransaction",
+      request: { $wire: `0a${"00"}`, decoded: { data: Buffer.from(big, "hex").toString("base64") } },
+      url,
+    });
     expect(raw!.command.length).toBeLessThan(400);
     expect(grpcurl!.command).toContain("-d @ ");
     expect(grpcurl!.command).toMatch(/< request\.json$/);
@@ -90,17 +123,28 @@ describe("the commands reproduce the call", () => {
   let hasCurl = true;
   beforeAll(async () => {
     net = await startFixtureNetwork({ profiles: ["reference"] });
-    hasCurl = await sh("command -v curl && command -v xxd").then(() => true, () => false);
+    hasCurl = await sh("command -v curl && command -v xxd").then(
+      () => true,
+      () => false,
+    );
     if (!hasCurl) console.warn("curl or xxd is not installed: the live reproduce checks of curl commands are skipped");
   });
   afterAll(async () => {
     await net.close();
   });
 
-  test("buf curl answers the block the fixture serves", async () => {
-    const buf = reproduceCommands({ transport: "grpc", method: "GetBlockRange", request: { start: { height: "11" }, end: { height: "12" } }, url: net.grpc.reference! }).find((c) => c.tool === "buf curl");
+  test("buf curl, run from a folder other than zconform's, answers the block the fixture serves", async () => {
+    const buf = reproduceCommands({
+      transport: "grpc",
+      method: "GetBlockRange",
+      request: { start: { height: "11" }, end: { height: "12" } },
+      url: net.grpc.reference!,
+    }).find((c) => c.tool === "buf curl");
     const { stdout } = await sh(buf!.command);
-    const heights = stdout.trim().split(/\n(?=\{)/).map((m) => JSON.parse(m).height);
+    const heights = stdout
+      .trim()
+      .split(/\n(?=\{)/)
+      .map((m) => JSON.parse(m).height);
     expect(heights).toEqual(["11", "12"]);
   });
 

@@ -5,11 +5,16 @@
 // credentials, a note says how to add them, with placeholders only.
 
 import type { JsonValue } from "@bufbuild/protobuf";
+import { fileURLToPath } from "node:url";
 import type { Transport } from "../targets/observation.js";
 
 export const GRPC_SERVICE = "cash.z.wallet.sdk.rpc.CompactTxStreamer";
-/** Where the .proto files are, relative to the repository root; servers may not offer reflection. */
-export const PROTO_IMPORT_PATH = "proto";
+/**
+ * The .proto files zconform ships (proto/ at the package root, found from this module's
+ * own place, as for src/ and dist/ alike), by absolute path: servers may not offer
+ * reflection, and a reader runs the command from wherever they are.
+ */
+export const PROTO_IMPORT_PATH = fileURLToPath(new URL("../../../proto", import.meta.url));
 export const PROTO_FILE = "walletrpc/service.proto";
 
 /** How an endpoint authenticates; "headers": the config sends it extra headers. */
@@ -58,10 +63,11 @@ function authNote(auth: AuthKind | undefined, transport: Transport): string | un
     case "cookie":
       return "this endpoint uses cookie auth: add --user __cookie__:$(cut -d: -f2 <cookie file>) yourself";
     case "basic":
-      return curlish ? "this endpoint uses HTTP Basic auth: add --user <user>:<password> yourself"
+      return curlish
+        ? "this endpoint uses HTTP Basic auth: add --user <user>:<password> yourself"
         : "this endpoint uses HTTP Basic auth: add -H \"authorization: Basic $(printf %s '<user>:<password>' | base64)\" yourself";
     case "bearer":
-      return "this endpoint wants a bearer token: add -H \"authorization: Bearer $TOKEN\" yourself";
+      return 'this endpoint wants a bearer token: add -H "authorization: Bearer $TOKEN" yourself';
     case "headers":
       return "the config sends this endpoint extra headers, not shown here: add them with -H yourself";
     default:
@@ -115,8 +121,12 @@ export function grpcurlCommand(call: GrpcCall): ReproduceCommand {
   const parts = [
     "grpcurl",
     ...(t.tls ? [] : ["-plaintext"]),
-    "-import-path", PROTO_IMPORT_PATH, "-proto", PROTO_FILE,
-    "-d", large ? "@" : shellQuote(data),
+    "-import-path",
+    shellQuote(PROTO_IMPORT_PATH),
+    "-proto",
+    PROTO_FILE,
+    "-d",
+    large ? "@" : shellQuote(data),
     t.authority,
     `${GRPC_SERVICE}/${call.rpc}`,
     ...(large ? ["<", "request.json"] : []),
@@ -125,8 +135,13 @@ export function grpcurlCommand(call: GrpcCall): ReproduceCommand {
   return {
     tool: "grpcurl",
     command: parts.join(" "),
-    ...notes(raw ? "the case sends raw bytes: this re-encodes their decoded form, so use the curl command for the exact bytes" : undefined,
-      large ? largeNote(data.length, "the request message(s) in protobuf JSON") : undefined, pathNote, t.queryDropped ? QUERY_NOTE : undefined, authNote(call.auth, "grpc")),
+    ...notes(
+      raw ? "the case sends raw bytes: this re-encodes their decoded form, so use the curl command for the exact bytes" : undefined,
+      large ? largeNote(data.length, "the request message(s) in protobuf JSON") : undefined,
+      pathNote,
+      t.queryDropped ? QUERY_NOTE : undefined,
+      authNote(call.auth, "grpc"),
+    ),
   };
 }
 
@@ -136,17 +151,24 @@ export function bufCurlCommand(call: GrpcCall): ReproduceCommand {
   const data = messages.map((m) => JSON.stringify(m)).join("\n");
   const large = data.length > INLINE_LIMIT;
   const parts = [
-    "buf curl", "--protocol grpc",
+    "buf curl",
+    "--protocol grpc",
     ...(t.tls ? [] : ["--http2-prior-knowledge"]),
-    "--schema", PROTO_IMPORT_PATH,
-    "-d", large ? "@request.json" : shellQuote(data),
+    "--schema",
+    shellQuote(PROTO_IMPORT_PATH),
+    "-d",
+    large ? "@request.json" : shellQuote(data),
     shellQuote(`${t.base}/${GRPC_SERVICE}/${call.rpc}`),
   ];
   return {
     tool: "buf curl",
     command: parts.join(" "),
-    ...notes(raw ? "the case sends raw bytes: this re-encodes their decoded form" : undefined,
-      large ? largeNote(data.length, "the request message(s) in protobuf JSON") : undefined, t.queryDropped ? QUERY_NOTE : undefined, authNote(call.auth, "grpc")),
+    ...notes(
+      raw ? "the case sends raw bytes: this re-encodes their decoded form" : undefined,
+      large ? largeNote(data.length, "the request message(s) in protobuf JSON") : undefined,
+      t.queryDropped ? QUERY_NOTE : undefined,
+      authNote(call.auth, "grpc"),
+    ),
   };
 }
 
@@ -178,18 +200,30 @@ export function rawGrpcCurlCommand(call: GrpcCall): ReproduceCommand | undefined
   const large = body.length * 4 > INLINE_LIMIT;
   const source = large ? ["xxd", "-r", "-p", "request.bin.hex"] : ["printf", shellQuote(printfBytes(body))];
   const parts = [
-    ...source, "|",
-    "curl -sS", t.tls ? "--http2" : "--http2-prior-knowledge",
-    "-H", shellQuote("content-type: application/grpc"), "-H", shellQuote("te: trailers"),
-    "--data-binary @-", shellQuote(`${t.base}/${GRPC_SERVICE}/${call.rpc}`),
-    "|", "xxd",
+    ...source,
+    "|",
+    "curl -sS",
+    t.tls ? "--http2" : "--http2-prior-knowledge",
+    "-H",
+    shellQuote("content-type: application/grpc"),
+    "-H",
+    shellQuote("te: trailers"),
+    "--data-binary @-",
+    shellQuote(`${t.base}/${GRPC_SERVICE}/${call.rpc}`),
+    "|",
+    "xxd",
   ];
   return {
     tool: "curl",
     command: parts.join(" "),
-    ...notes("sends the case's exact bytes; the answer is gRPC-framed (5-byte header per message), add -v to see grpc-status in the trailers",
-      large ? `the ${body.length}-byte request is too long to spell out: write its gRPC frames as hex to request.bin.hex (each message: 00, its length as 4 bytes big-endian, its bytes — the $wire hex of the case's request)` : undefined,
-      t.queryDropped ? QUERY_NOTE : undefined, authNote(call.auth, "grpc")),
+    ...notes(
+      "sends the case's exact bytes; the answer is gRPC-framed (5-byte header per message), add -v to see grpc-status in the trailers",
+      large
+        ? `the ${body.length}-byte request is too long to spell out: write its gRPC frames as hex to request.bin.hex (each message: 00, its length as 4 bytes big-endian, its bytes — the $wire hex of the case's request)`
+        : undefined,
+      t.queryDropped ? QUERY_NOTE : undefined,
+      authNote(call.auth, "grpc"),
+    ),
   };
 }
 
@@ -209,15 +243,21 @@ export function curlJsonRpcCommand(call: JsonRpcCall): ReproduceCommand {
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: call.method, params: call.params ?? [] });
   const large = body.length > INLINE_LIMIT;
   const parts = [
-    "curl -s", "--data-binary", large ? "@request.json" : shellQuote(body),
-    "-H", shellQuote("content-type: application/json"),
+    "curl -s",
+    "--data-binary",
+    large ? "@request.json" : shellQuote(body),
+    "-H",
+    shellQuote("content-type: application/json"),
     shellQuote(u.toString()),
   ];
   return {
     tool: "curl",
     command: parts.join(" "),
-    ...notes(large ? largeNote(body.length, `the JSON-RPC body {"jsonrpc":"2.0","id":1,"method":"${call.method}","params":<the case's request>}`) : undefined,
-      queryDropped ? QUERY_NOTE : undefined, authNote(call.auth, "jsonrpc")),
+    ...notes(
+      large ? largeNote(body.length, `the JSON-RPC body {"jsonrpc":"2.0","id":1,"method":"${call.method}","params":<the case's request>}`) : undefined,
+      queryDropped ? QUERY_NOTE : undefined,
+      authNote(call.auth, "jsonrpc"),
+    ),
   };
 }
 

@@ -44,7 +44,13 @@ describe("what results keep of large answers", () => {
   test("a secret straddling the cut of the head, the tail or a long string is masked whole, not left as two halves", () => {
     const marker = "zcfSTRADDLEmarker5e6f";
     const forms = secretForms([marker]);
-    const masked = { ...keep, edgeBytes: 24, maxStringChars: 40, maskBytes: (b: Buffer) => redactBytes(b, forms), maskText: (t: string) => redactForms(t, forms) };
+    const masked = {
+      ...keep,
+      edgeBytes: 24,
+      maxStringChars: 40,
+      maskBytes: (b: Buffer) => redactBytes(b, forms),
+      maskText: (t: string) => redactForms(t, forms),
+    };
     // The marker starts 10 bytes before the head's cut and ends 10 bytes before the tail's.
     const answer = Buffer.from(`${"h".repeat(14)}${marker}${"m".repeat(30)}${marker}${"t".repeat(10)}`);
     const e = elide([answer.subarray(0, 20), answer.subarray(20)], masked);

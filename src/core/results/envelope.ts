@@ -27,7 +27,13 @@ export interface EnvelopeContext {
 /** The envelope of a document finished now. */
 export function envelope<K extends string>(kind: K, schemaVersion: number, c: EnvelopeContext, exitCode: number): Envelope<K> {
   return {
-    kind, schemaVersion, tool: { name: "zconform", version: VERSION },
-    startedAt: c.startedAt.toISOString(), finishedAt: new Date().toISOString(), exitCode, chain: c.chain, builds: c.builds,
+    kind,
+    schemaVersion,
+    tool: { name: "zconform", version: VERSION },
+    startedAt: c.startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    exitCode,
+    chain: c.chain,
+    builds: c.builds,
   };
 }

@@ -4,6 +4,7 @@
 import type { CaseResult } from "./result.js";
 import type { OutcomeKind } from "./outcome.js";
 import type { UncheckedSide } from "./unchecked.js";
+import type { NodeIdentity } from "../targets/config.js";
 import type { RunCondition } from "../targets/conditions.js";
 import type { Envelope } from "./envelope.js";
 
@@ -17,6 +18,10 @@ export interface BuildInfo {
   name: string;
   implementation: string;
   version?: string;
+  /** Where the version came from: the config, the server's own report, or nobody (then it is absent). */
+  versionSource?: "config" | "server" | "unknown";
+  /** The node behind it, from the config or from what the server reports. */
+  node?: NodeIdentity;
   protocolVersion?: string;
   emulated: boolean;
   profile?: string;
@@ -67,30 +72,36 @@ export interface RunSummary {
   /** With --golden: answers that changed since they were recorded, and answers with no golden. */
   drifted?: number;
   unrecorded?: number;
+  /** When the chain moved during the run: cases asked again, and each build's lag behind its node (ms). */
+  chainMotion?: { reasked: number; lag: Record<string, { samples: number; p50Ms: number; maxMs: number }> };
   durationMs: number;
 }
 
 export type RunEvent =
   | {
-    type: "run-start";
-    schemaVersion: number;
-    tool: { name: "zconform"; version: string };
-    startedAt: string;
-    chain: string;
-    builds: BuildInfo[];
-    oracle?: string;
-    conditions: RunCondition[];
-    cases: number;
-    shard?: { index: number; count: number };
-    preflight?: Preflight;
-  }
+      type: "run-start";
+      schemaVersion: number;
+      tool: { name: "zconform"; version: string };
+      startedAt: string;
+      chain: string;
+      builds: BuildInfo[];
+      oracle?: string;
+      conditions: RunCondition[];
+      cases: number;
+      shard?: { index: number; count: number };
+      preflight?: Preflight;
+    }
   /** `done` counts completions; `index` is the case's place in the plan (reports list cases in plan order). */
   | { type: "case-result"; result: CaseResult; done: number; total: number; index: number }
   | {
-    type: "run-end"; summary: RunSummary; partial: boolean; finishedAt: string; exitCode: number;
-    /** The signal that interrupted the run, when one did. */
-    interrupted?: string;
-  };
+      type: "run-end";
+      summary: RunSummary;
+      partial: boolean;
+      finishedAt: string;
+      exitCode: number;
+      /** The signal that interrupted the run, when one did. */
+      interrupted?: string;
+    };
 
 /**
  * What a mode (sweep, latency, wirecost) tells its reporters, as a run does with

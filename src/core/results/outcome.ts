@@ -41,20 +41,26 @@ export interface OutcomeInput {
 }
 
 export function outcomesOf(o: OutcomeInput): BuildOutcome[] {
-  const oracleFault = o.expect === "oracle"
-    ? [o.oracle, ...(o.otherOracles ?? [])].find((a) => a?.fault)?.fault
-    : undefined;
+  const oracleFault = o.expect === "oracle" ? [o.oracle, ...(o.otherOracles ?? [])].find((a) => a?.fault)?.fault : undefined;
   const answering = o.answers.filter((a) => !a.fault).map((a) => a.side);
   return o.answers.map((a): BuildOutcome => {
     const build = a.side;
     if (a.fault) return { build, outcome: "unchecked", cause: build, fault: a.fault, reason: `${a.fault.kind}: ${a.fault.detail}` };
-    if (oracleFault) return { build, outcome: "unchecked", cause: "oracle", fault: oracleFault, reason: `the oracle could not answer (${oracleFault.kind}: ${oracleFault.detail})` };
+    if (oracleFault)
+      return {
+        build,
+        outcome: "unchecked",
+        cause: "oracle",
+        fault: oracleFault,
+        reason: `the oracle could not answer (${oracleFault.kind}: ${oracleFault.detail})`,
+      };
     const mine = o.divergences.filter((d) => d.build === build);
     if (mine.some((d) => d.quirk === null)) return { build, outcome: "new" };
     if (mine.length > 0) return { build, outcome: "known" };
     const peers = answering.filter((n) => n !== build).length;
     if (o.expect === "oracle" && !o.oracleConfigured) return { build, outcome: "unjudged", reason: "no oracle configured" };
-    if (o.expect === "oracle" && !o.oracle && peers === 0) return { build, outcome: "unjudged", reason: "the oracle cannot derive this answer, and no other build answered" };
+    if (o.expect === "oracle" && !o.oracle && peers === 0)
+      return { build, outcome: "unjudged", reason: "the oracle cannot derive this answer, and no other build answered" };
     if (o.expect === "agree" && peers === 0) return { build, outcome: "unjudged", reason: "an agree case needs a second build to compare with" };
     return { build, outcome: "pass" };
   });
@@ -64,9 +70,4 @@ export function outcomesOf(o: OutcomeInput): BuildOutcome[] {
 export function outcomesWithDrift(outcomes: readonly BuildOutcome[], drift: readonly Drift[]): BuildOutcome[] {
   const changed = new Set(drift.filter((d) => d.status === "changed").map((d) => d.build));
   return outcomes.map((x) => (changed.has(x.build) && x.outcome !== "unchecked" ? { build: x.build, outcome: "new" } : x));
-}
-
-/** Outcome of one build on a case, from a result that may predate outcomes. */
-export function outcomeFor(outcomes: readonly BuildOutcome[] | undefined, build: string): BuildOutcome | undefined {
-  return outcomes?.find((x) => x.build === build);
 }

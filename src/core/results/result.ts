@@ -10,7 +10,7 @@ import type { Fault, Transport } from "../targets/observation.js";
 import type { BuildOutcome } from "./outcome.js";
 import type { Elided } from "./bound.js";
 
-export const REPORT_SCHEMA_VERSION = 3;
+export const REPORT_SCHEMA_VERSION = 4;
 
 /** One side's answer to one case, as reports show it. */
 export interface Answer {
@@ -64,6 +64,18 @@ export interface Drift {
   divergences: Divergence[];
 }
 
+/** A case that diverged while the chain moved and was asked again (src/core/run/moving-chain.ts). */
+export interface Reasked {
+  /** Why it was asked again, in words. */
+  because: string;
+  /** Attempts in all, the first included. */
+  attempts: number;
+  /** New divergences the first attempt had, which the chain's movement made. */
+  firstDivergences: number;
+  /** Whether the last attempt, too, saw the chain move (its verdict is then the best there is). */
+  stillMoving: boolean;
+}
+
 export interface CaseResult {
   caseId: string;
   method: string;
@@ -92,6 +104,8 @@ export interface CaseResult {
   volatile: string[];
   /** Declared wall-clock paths: compared within the run, not with goldens (modes/golden/drift.ts). */
   wallClock?: string[];
+  /** JSON-RPC objects whose key order was not compared (the case's declaration). */
+  unorderedKeys?: string[];
   excluded: { side: string; paths: string[] }[];
   unordered: boolean;
   /** Declared open-ended: a stream the client ended after a quiet period compares as OK. */
@@ -104,4 +118,6 @@ export interface CaseResult {
   patches: { left: string; right: string; ops: PatchOp[]; omittedOps?: number }[];
   /** With --golden: each build's answer against its recorded golden. */
   drift?: Drift[];
+  /** The case diverged while the chain moved and was asked again (src/core/run/moving-chain.ts). */
+  reasked?: Reasked;
 }

@@ -4,7 +4,7 @@
 
 import { beforeAll, describe, expect, test } from "@jest/globals";
 import { Chalk } from "chalk";
-import { fixtureRun, type FixtureRun } from "../report/fixture-run.test-helper.js";
+import { fixtureRun, type FixtureRun } from "../../../test/tools/fixture-run.js";
 import { renderMatrix } from "../report/terminal.js";
 import { ledgerFindings } from "../ledger/findings.js";
 import { summarize } from "../run/session.js";
@@ -13,7 +13,10 @@ import { slimResult } from "./slim.js";
 
 const filter = { method: ["GetBlock", "GetLatestBlock", "GetTransaction", "getblock"] };
 const caseResults = (run: FixtureRun): CaseResult[] => run.events.flatMap((e) => (e.type === "case-result" ? [e.result] : []));
-const ids = (run: FixtureRun): string[] => caseResults(run).map((r) => r.caseId).sort();
+const ids = (run: FixtureRun): string[] =>
+  caseResults(run)
+    .map((r) => r.caseId)
+    .sort();
 
 describe("slim results", () => {
   let run: FixtureRun;
@@ -28,7 +31,8 @@ describe("slim results", () => {
     for (const r of full.map(slimResult)) {
       expect(r.request).toBeUndefined();
       expect(r.patches).toEqual([]);
-      for (const a of [...r.answers, ...(r.oracle ? [r.oracle] : []), ...(r.otherOracles ?? [])]) expect([a.hex, a.json, a.elided]).toEqual([[], undefined, undefined]);
+      for (const a of [...r.answers, ...(r.oracle ? [r.oracle] : []), ...(r.otherOracles ?? [])])
+        expect([a.hex, a.json, a.elided]).toEqual([[], undefined, undefined]);
     }
   });
 

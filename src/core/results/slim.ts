@@ -10,7 +10,10 @@ const slim = (a: Answer): Answer => ({ ...a, hex: [], json: undefined, elided: u
 export function slimResult(r: CaseResult): CaseResult {
   const { request: _request, ...rest } = r;
   return {
-    ...rest, answers: r.answers.map(slim), patches: [],
-    ...(r.oracle ? { oracle: slim(r.oracle) } : {}), ...(r.otherOracles ? { otherOracles: r.otherOracles.map(slim) } : {}),
+    ...rest,
+    answers: r.answers.map(slim),
+    patches: [],
+    ...(r.oracle ? { oracle: slim(r.oracle) } : {}),
+    ...(r.otherOracles ? { otherOracles: r.otherOracles.map(slim) } : {}),
   };
 }

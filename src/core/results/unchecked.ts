@@ -39,20 +39,42 @@ export function uncheckedSides(results: readonly CaseResult[], builds: readonly 
     }
   }
   const order = [...builds, "oracle"];
-  return [...per].filter(([, s]) => s.faults.length > 0)
+  return [...per]
+    .filter(([, s]) => s.faults.length > 0)
     .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
     .map(([name, s]) => {
       const counts = new Map<FaultKind, number>();
       for (const f of s.faults) counts.set(f.kind, (counts.get(f.kind) ?? 0) + 1);
-      const [kind, n] = [...counts].sort((x, y) => y[1] - x[1])[0]!;
+      // A side found unresponsive is named so, whatever its timeouts before that were.
+      const [kind, n] = counts.has("unresponsive") ? ["unresponsive" as const, counts.get("unresponsive")!] : [...counts].sort((x, y) => y[1] - x[1])[0]!;
       const first = s.faults.find((f) => f.kind === kind)!;
-      const advice = adviceFor(first);
-      return { side: name, cases: s.faults.length, of: Math.max(s.of, s.faults.length), fault: kind, what: advice.what, detail: first.detail, hint: advice.hint, otherFaults: s.faults.length - n };
+      const advice = kind === "unresponsive" ? UNRESPONSIVE : adviceFor(first);
+      return {
+        side: name,
+        cases: s.faults.length,
+        of: Math.max(s.of, s.faults.length),
+        fault: kind,
+        what: advice.what,
+        detail: first.detail,
+        hint: advice.hint,
+        otherFaults: s.faults.length - n,
+      };
     });
 }
 
-/** "mybackend: unreachable on 274/274 cases — connect ECONNREFUSED 127.0.0.1:9067; is the server running?" */
+const UNRESPONSIVE = {
+  what: "unresponsive",
+  hint: "is the server stuck (a stopped process keeps its sockets open)? raise deadlineMs or unresponsiveAfter if it is only slow",
+};
+
+/**
+ * "mybackend: unreachable on 274/274 cases — connect ECONNREFUSED 127.0.0.1:9067; is the server running?"
+ * "mybackend: unresponsive — after 3 timeouts in a row (client deadline 2000 ms); its remaining 240 cases were not sent (4 with other faults); …"
+ */
 export function uncheckedLine(u: UncheckedSide): string {
   const others = u.otherFaults > 0 ? ` (${u.otherFaults} with other faults)` : "";
+  if (u.fault === "unresponsive") {
+    return `${u.side}: ${u.what} — ${u.detail}; its remaining ${u.cases - u.otherFaults} cases were not sent${others}; ${u.hint}`;
+  }
   return `${u.side}: ${u.what} on ${u.cases}/${u.of} cases${others} — ${u.detail}; ${u.hint}`;
 }

@@ -9,15 +9,30 @@ import { lightwalletProtocol } from "../../zcash/protocol.js";
 
 const tx = syntheticChain().blocks[30]!.block.rawTransactions[0]!;
 const hex = Buffer.from(tx).toString("hex");
-const kase = (transport: "grpc" | "jsonrpc", method: string): Case =>
-  ({ id: `${method}/x`, transport, method, request: null, expect: { kind: "agree" }, volatile: [], unordered: false, tags: [], source: { file: "f", line: 1 } });
-const send = (request: PlannedCase["request"]): PlannedCase => ({ case: kase("grpc", "SendTransaction"), rpc: CompactTxStreamer.method.sendTransaction, request });
+const kase = (transport: "grpc" | "jsonrpc", method: string): Case => ({
+  id: `${method}/x`,
+  transport,
+  method,
+  request: null,
+  expect: { kind: "agree" },
+  volatile: [],
+  unordered: false,
+  tags: [],
+  source: { file: "f", line: 1 },
+});
+const send = (request: PlannedCase["request"]): PlannedCase => ({
+  case: kase("grpc", "SendTransaction"),
+  rpc: CompactTxStreamer.method.sendTransaction,
+  request,
+});
 const rpc = (params: unknown[]): PlannedCase => ({ case: kase("jsonrpc", "sendrawtransaction"), request: params });
 
 describe("broadcastRisk", () => {
   test("a valid transaction, however it is spelled in the request, is refused", () => {
     expect(broadcastRisk(send(create(RawTransactionSchema, { data: tx })), lightwalletProtocol)).toBe(BROADCAST_REFUSED);
-    expect(broadcastRisk(send(toBinary(RawTransactionSchema, create(RawTransactionSchema, { data: tx, height: 5n }))), lightwalletProtocol)).toBe(BROADCAST_REFUSED);
+    expect(broadcastRisk(send(toBinary(RawTransactionSchema, create(RawTransactionSchema, { data: tx, height: 5n }))), lightwalletProtocol)).toBe(
+      BROADCAST_REFUSED,
+    );
     expect(broadcastRisk(rpc([hex]), lightwalletProtocol)).toBe(BROADCAST_REFUSED);
     expect(broadcastRisk(rpc([hex.toUpperCase(), false]), lightwalletProtocol)).toBe(BROADCAST_REFUSED);
     // A node deserializes one transaction and ignores what follows it.
@@ -39,6 +54,11 @@ describe("broadcastRisk", () => {
 
   test("only the broadcasting methods are looked at", () => {
     expect(broadcastRisk({ case: kase("jsonrpc", "decoderawtransaction"), request: [hex] }, lightwalletProtocol)).toBeUndefined();
-    expect(broadcastRisk({ case: kase("grpc", "GetTransaction"), rpc: CompactTxStreamer.method.getTransaction, request: create(RawTransactionSchema, { data: tx }) }, lightwalletProtocol)).toBeUndefined();
+    expect(
+      broadcastRisk(
+        { case: kase("grpc", "GetTransaction"), rpc: CompactTxStreamer.method.getTransaction, request: create(RawTransactionSchema, { data: tx }) },
+        lightwalletProtocol,
+      ),
+    ).toBeUndefined();
   });
 });

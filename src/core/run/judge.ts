@@ -32,15 +32,29 @@ export interface Judgement {
 
 function canonOptions(pc: PlannedCase): CanonOptions {
   const c = pc.case;
-  if (c.transport === "jsonrpc") return { volatile: c.volatile };
+  if (c.transport === "jsonrpc") return { volatile: c.volatile, ...(c.unorderedKeys ? { unorderedKeys: c.unorderedKeys } : {}) };
   const streaming = pc.rpc!.methodKind === "server_streaming";
-  return { schema: pc.rpc!.output, streaming, volatile: c.volatile, unordered: c.unordered, lazy: true, ...(c.openEnded ? { openEnded: true } : {}),
+  return {
+    schema: pc.rpc!.output,
+    streaming,
+    volatile: c.volatile,
+    unordered: c.unordered,
+    lazy: true,
+    ...(c.openEnded ? { openEnded: true } : {}),
     ...(c.cancelAfter !== undefined ? { cancelAfter: c.cancelAfter } : {}),
-    ...(c.deadlineMs !== undefined ? { deadlineMs: c.deadlineMs } : {}) };
+    ...(c.deadlineMs !== undefined ? { deadlineMs: c.deadlineMs } : {}),
+  };
 }
 
 /** `shared`: the forms already made for the case's other sides (answers with the same bytes share them). */
-export function answerOf(side: string, obs: Observation, canon: Canonical, protocolVersion?: string, keep: Keeping = DEFAULT_KEEPING, shared: SharedForms = sharedForms()): Answer {
+export function answerOf(
+  side: string,
+  obs: Observation,
+  canon: Canonical,
+  protocolVersion?: string,
+  keep: Keeping = DEFAULT_KEEPING,
+  shared: SharedForms = sharedForms(),
+): Answer {
   const parts = obs.transport === "grpc" ? obs.messages : [obs.body];
   // Above the inline size neither the hex nor the decoded form is kept: both are bigger
   // than the bytes, and a report would hold them as one string.
@@ -92,8 +106,12 @@ export function answerOf(side: string, obs: Observation, canon: Canonical, proto
  * compared with its first member (or with the oracle when the oracle is the reference);
  * when there is no reference (a split), everyone is compared with the largest group.
  */
-function referenceSide(verdict: Verdict, canon: Map<string, Canonical>, oracle: Canonical | undefined): { name: string; canon: Canonical; members: string[] } | undefined {
-  if (oracle && (verdict.reference === "oracle")) {
+function referenceSide(
+  verdict: Verdict,
+  canon: Map<string, Canonical>,
+  oracle: Canonical | undefined,
+): { name: string; canon: Canonical; members: string[] } | undefined {
+  if (oracle && verdict.reference === "oracle") {
     const members = verdict.groups.find((g) => !verdict.deviants.includes(g[0]!) && !verdict.unavailable.includes(g[0]!)) ?? [];
     return { name: ORACLE, canon: oracle, members: verdict.verdict === "all-vs-oracle" || verdict.verdict === "split" ? [] : members };
   }
@@ -109,7 +127,10 @@ function referenceSide(verdict: Verdict, canon: Map<string, Canonical>, oracle: 
  * oracle's. Undefined when every build is measured against the oracle itself.
  */
 function perBuildOracles(
-  canon: ReadonlyMap<string, Canonical>, oracle: Canonical, byVersion: ReadonlyMap<string, Canonical>, versions: ReadonlyMap<string, string>,
+  canon: ReadonlyMap<string, Canonical>,
+  oracle: Canonical,
+  byVersion: ReadonlyMap<string, Canonical>,
+  versions: ReadonlyMap<string, string>,
   nodes: ReadonlyMap<string, { name: string; canon: Canonical }>,
 ): { sides: Map<string, { name: string; canon: Canonical }> } | undefined {
   const sides = new Map<string, { name: string; canon: Canonical }>();
@@ -160,18 +181,23 @@ export function judgeCase(
 
   const divergences: Judgement["divergences"] = [];
   const patches: Judgement["patches"] = [];
+  // A build that gave no well-formed answer could not be checked: what it sent before the
+  // fault is kept, never compared (a hostile build's 64 MiB of garbage would be diffed,
+  // patched and dropped).
+  const judged = new Map([...canon].filter(([, cb]) => !cb.fault));
+  for (const build of canon.keys()) if (!judged.has(build)) divergences.push({ build, divergences: [] });
   if (perBuild) {
-    for (const [build, cb] of canon) {
+    for (const [build, cb] of judged) {
       const side = perBuild.sides.get(build)!;
       const cmp = compareCanonical(side.canon, cb, { left: side.name, right: build });
       divergences.push({ build, divergences: cmp.divergences });
       if (cmp.patch.length > 0) patches.push({ left: side.name, right: build, ops: [...cmp.patch] });
     }
   } else if (c.expect.kind === "error") {
-    for (const [build, cb] of canon) divergences.push({ build, divergences: expectationDivergences(build, cb, c.expect) });
+    for (const [build, cb] of judged) divergences.push({ build, divergences: expectationDivergences(build, cb, c.expect) });
   } else {
     const ref = referenceSide(verdict, canon, useOracle);
-    for (const [build, cb] of canon) {
+    for (const [build, cb] of judged) {
       const failed = c.expect.kind === "ok" ? expectationDivergences(build, cb, c.expect) : [];
       if (failed.length > 0) {
         divergences.push({ build, divergences: failed });
@@ -195,13 +221,18 @@ export function judgeCase(
     divergences: boundStrings(divergences, keep),
     answers,
     ...(oracle && oracleCanon ? { oracle: answerOf(ORACLE, oracle, oracleCanon, undefined, keep, shared) } : {}),
-    ...(olderOracles.size + nodeCanon.size > 0 ? {
-      otherOracles: [
-        ...[...olderOracles].map(([v, obs]) => answerOf(`${ORACLE}@${v}`, obs, olderCanon.get(v)!, v, keep, shared)),
-        ...[...nodeCanon].map(([n, cn]) => answerOf(`${ORACLE}:${n}`, nodes.answers.get(n)!, cn, undefined, keep, shared)),
-      ],
-    } : {}),
+    ...(olderOracles.size + nodeCanon.size > 0
+      ? {
+          otherOracles: [
+            ...[...olderOracles].map(([v, obs]) => answerOf(`${ORACLE}@${v}`, obs, olderCanon.get(v)!, v, keep, shared)),
+            ...[...nodeCanon].map(([n, cn]) => answerOf(`${ORACLE}:${n}`, nodes.answers.get(n)!, cn, undefined, keep, shared)),
+          ],
+        }
+      : {}),
     excluded,
-    patches: boundStrings(patches.map((p) => boundPatch(p, keep)), keep),
+    patches: boundStrings(
+      patches.map((p) => boundPatch(p, keep)),
+      keep,
+    ),
   };
 }

@@ -9,13 +9,17 @@ describe("the run's byte budget", () => {
     let held = 0;
     let most = 0;
     const shares = [60, 30, 50, 10, 90, 40, 20, 70, 5, 100];
-    const done = await Promise.all(shares.map((share, i) => budget.run(share, async () => {
-      held += share;
-      most = Math.max(most, held);
-      for (let k = 0; k < (i % 3) + 1; k++) await tick();
-      held -= share;
-      return i;
-    })));
+    const done = await Promise.all(
+      shares.map((share, i) =>
+        budget.run(share, async () => {
+          held += share;
+          most = Math.max(most, held);
+          for (let k = 0; k < (i % 3) + 1; k++) await tick();
+          held -= share;
+          return i;
+        }),
+      ),
+    );
     expect(done).toEqual(shares.map((_, i) => i));
     expect(most).toBeLessThanOrEqual(100);
     expect(budget.peak()).toBe(most);
@@ -39,7 +43,11 @@ describe("the run's byte budget", () => {
 
   test("a failing task gives its share back", async () => {
     const budget = byteBudget(5);
-    await expect(budget.run(5, async () => { throw new Error("boom"); })).rejects.toThrow("boom");
+    await expect(
+      budget.run(5, async () => {
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
     await expect(budget.run(5, async () => "after")).resolves.toBe("after");
   });
 });

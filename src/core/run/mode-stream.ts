@@ -12,7 +12,10 @@ export interface ModeStream<D extends Envelope<string>, P = unknown> {
   finish(): Promise<void>;
 }
 
-export function modeStream<D extends Envelope<string>, P = unknown>(reporters: readonly Reporter<ModeEvent<D, P>>[], secrets: readonly string[]): ModeStream<D, P> {
+export function modeStream<D extends Envelope<string>, P = unknown>(
+  reporters: readonly Reporter<ModeEvent<D, P>>[],
+  secrets: readonly string[],
+): ModeStream<D, P> {
   const scrub = scrubber(secrets);
   return {
     emit: (event) => {

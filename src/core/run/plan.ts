@@ -71,13 +71,13 @@ export function planCase(c: Case, anchors: Anchors, chain: string, protocol: Pic
     throw e;
   }
   if (c.transport === "jsonrpc") {
-    checkVolatile(c, () => parseVolatile([...c.volatile, ...(c.wallClock ?? [])]));
+    checkVolatile(() => parseVolatile([...c.volatile, ...(c.wallClock ?? []), ...(c.unorderedKeys ?? [])]));
     return { case: c, request: resolved as unknown[], requestJson: resolved as JsonValue };
   }
   const rpc = rpcOf(protocol, c.method);
   if (!rpc) throw new Error(`${c.source.file}:${c.source.line}: unknown rpc ${c.method}`);
   // wallClock paths are removed before goldens are compared: they must name fields as volatile ones do.
-  checkVolatile(c, () => canonGrpc(NO_ANSWER, rpc.output, { ...grpcCanonOptions(rpc, c), volatile: [...c.volatile, ...(c.wallClock ?? [])] }));
+  checkVolatile(() => canonGrpc(NO_ANSWER, rpc.output, { ...grpcCanonOptions(rpc, c), volatile: [...c.volatile, ...(c.wallClock ?? [])] }));
   const clientStreaming = rpc.methodKind === "client_streaming";
   if (clientStreaming && !Array.isArray(resolved)) {
     throw new Error(`${c.source.file}:${c.source.line}: ${c.id}: request of the client-streaming rpc ${rpc.name} must be a list of messages`);
@@ -92,14 +92,22 @@ export class VolatileError extends Error {}
 
 /** An answer with nothing in it: enough for canonGrpc to check the declarations. */
 const NO_ANSWER: GrpcObservation = {
-  transport: "grpc", method: "", code: 0, message: "", messages: [], headers: {}, trailers: {}, wireBytes: 0, timing: { startedAt: 0, totalMs: 0 },
+  transport: "grpc",
+  method: "",
+  code: 0,
+  message: "",
+  messages: [],
+  headers: {},
+  trailers: {},
+  wireBytes: 0,
+  timing: { startedAt: 0, totalMs: 0 },
 };
 
 /**
  * Declarations are checked while planning, where a mistake is a corpus problem with the
  * case's file and line, and not when the first answer is judged, where it ended the run.
  */
-function checkVolatile(c: Case, check: () => unknown): void {
+function checkVolatile(check: () => unknown): void {
   try {
     check();
   } catch (e) {
@@ -108,7 +116,13 @@ function checkVolatile(c: Case, check: () => unknown): void {
 }
 
 /** Plans every case; all corpus problems are collected and thrown together. */
-export function planCases(cases: readonly Case[], anchors: Anchors, chain: string, protocol: Pick<Protocol, "service">, unlearnt?: ReadonlyMap<string, string>): PlannedCase[] {
+export function planCases(
+  cases: readonly Case[],
+  anchors: Anchors,
+  chain: string,
+  protocol: Pick<Protocol, "service">,
+  unlearnt?: ReadonlyMap<string, string>,
+): PlannedCase[] {
   const problems: Problem[] = [];
   const planned: PlannedCase[] = [];
   for (const c of cases) {

@@ -9,9 +9,11 @@ import type { Network } from "../corpus/chain-profile.js";
 import type { CorpusMethods } from "../corpus/load.js";
 import type { Preflight } from "../results/events.js";
 import type { Build } from "../targets/config.js";
+import type { NodeIdentity } from "../targets/config.js";
 import type { JsonRpcTarget } from "../targets/jsonrpc.js";
 import type { PlannedCase } from "./plan.js";
 import type { Connections, OracleSource } from "./runner.js";
+import type { TipReader } from "./moving-chain.js";
 
 /** What a run learns before its first case: the chain tip and a mempool transaction for the dynamic anchors, and each build's protocol version. */
 export interface StartFacts {
@@ -19,8 +21,19 @@ export interface StartFacts {
   /** Display-order id of a transaction in the oracle's mempool, when asked for and there is one. */
   mempoolTxid?: string;
   protocolVersions: Map<string, string>;
+  /** Per build, what the server says of itself: the version it runs and the node behind it. */
+  servers?: Map<string, ServerSays>;
+  /** Anchors read from the chain the oracle serves (a profile that asks for discovery), by name. */
+  anchors?: Record<string, number | string>;
+  /** Why discovery found no anchors, when the profile asked for it. */
+  anchorsUnread?: string;
   /** Whom the run reached, which chain each said it serves, and why the run should stop. */
   preflight: Preflight;
+}
+
+export interface ServerSays {
+  version?: string;
+  node?: NodeIdentity;
 }
 
 export interface StartFactsInput {
@@ -37,6 +50,8 @@ export interface StartFactsInput {
   needTip?: boolean;
   /** Whether the run needs a transaction from the oracle's mempool (a `mempool_txid` dynamic anchor). */
   needMempoolTxid?: boolean;
+  /** Read the chain's anchors from the oracle (the chain profile's `discover`), starting from the profile's own. */
+  discover?: { anchors: Readonly<Record<string, number | string>> };
 }
 
 export interface Protocol extends CorpusMethods {
@@ -55,4 +70,6 @@ export interface Protocol extends CorpusMethods {
   sendsTransaction(pc: PlannedCase): boolean;
   /** The ground truth, asked through the oracle's JSON-RPC endpoint. */
   oracle(target: JsonRpcTarget): OracleSource;
+  /** How the chain's tip is read from the oracle and from each build, for runs on a chain that moves. */
+  tips?(oracle: JsonRpcTarget, connections: Connections): TipReader;
 }

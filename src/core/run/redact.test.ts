@@ -14,7 +14,9 @@ describe("scrubber", () => {
       list: [encodeURIComponent(SECRET), Buffer.from(SECRET).toString("base64"), { deep: `x${Buffer.from(SECRET).toString("base64url")}x` }],
       hex: [`00${hex(`"token":"${SECRET}"`)}ff`],
       [`key-${SECRET}`]: 1,
-      n: 5, ok: true, none: null,
+      n: 5,
+      ok: true,
+      none: null,
     };
     expect(scrub(event)).toEqual({
       message: "denied: ***",
@@ -22,7 +24,9 @@ describe("scrubber", () => {
       // The hex of the secret becomes the hex of the mask: the string stays hex.
       hex: [`00${hex('"token":"***"')}ff`],
       "key-***": 1,
-      n: 5, ok: true, none: null,
+      n: 5,
+      ok: true,
+      none: null,
     });
   });
 
@@ -31,7 +35,9 @@ describe("scrubber", () => {
     const clean = "ef".repeat(300);
     for (let i = 0; i < 3; i++) {
       expect(scrub({ long, clean, again: [long] })).toEqual({
-        long: `${"ab".repeat(200)}***${"cd".repeat(200)}`, clean, again: [`${"ab".repeat(200)}***${"cd".repeat(200)}`],
+        long: `${"ab".repeat(200)}***${"cd".repeat(200)}`,
+        clean,
+        again: [`${"ab".repeat(200)}***${"cd".repeat(200)}`],
       });
     }
   });

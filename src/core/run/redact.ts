@@ -9,6 +9,7 @@
 // secret are shown with the mask in its place.
 
 import { secretForms, redactForms } from "../targets/secrets.js";
+import { mapStrings } from "../results/map-strings.js";
 
 export type Scrub = <T>(value: T) => T;
 
@@ -39,13 +40,5 @@ export function scrubber(secrets: readonly string[]): Scrub {
     }
     return r;
   };
-  const walk = (v: unknown): unknown => {
-    if (typeof v === "string") return text(v);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v === null || typeof v !== "object" || ArrayBuffer.isView(v)) return v;
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[text(k)] = walk(x);
-    return out;
-  };
-  return <T>(value: T) => walk(value) as T;
+  return <T>(value: T) => mapStrings(value, text);
 }

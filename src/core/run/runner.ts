@@ -18,6 +18,7 @@ import type { Protocol } from "./protocol.js";
 import type { CaseResult, ClassifiedDivergence } from "../results/result.js";
 import { outcomesOf } from "../results/outcome.js";
 import type { Keeping } from "../results/bound.js";
+import { onMovingChain, type LagSamples, type MotionOptions } from "./moving-chain.js";
 
 export interface OracleSource {
   /** e.g. the oracle's JSON-RPC URL. */
@@ -65,14 +66,22 @@ export interface RunOptions {
   keep?: Keeping;
   /** Return every result at the end (default); false: onResult has them, and they are not held here too. */
   collect?: boolean;
+  /** The chain may move during the run: diverging cases are asked again once builds caught up (moving-chain.ts). */
+  motion?: MotionOptions;
 }
 
 /** Every JSON-RPC case asks with the same id, so the echoed ids never differ between sides. */
 export const JSONRPC_CASE_ID = 1;
 
 function buildsFor(c: Case, builds: readonly Build[]): Build[] {
-  return builds.filter((b) => (c.transport === "grpc" ? b.grpc : b.jsonrpc) !== undefined
-    && (c.servedBy === undefined || c.servedBy.includes(b.implementation)));
+  return builds.filter(
+    (b) => (c.transport === "grpc" ? b.grpc : b.jsonrpc) !== undefined && (c.servedBy === undefined || c.servedBy.includes(b.implementation)),
+  );
+}
+
+/** The builds of a case that follow the run's node: one measured against a node of its own (`oracle`) never reaches this node's tip. */
+function followers(c: Case, builds: readonly Build[]): Build[] {
+  return buildsFor(c, builds).filter((b) => b.oracle === undefined);
 }
 
 /** What a gRPC case asks of the call beyond its request: how its stream ends, and the deadline it sends. */
@@ -90,7 +99,9 @@ async function ask(pc: PlannedCase, build: Build, conns: Connections): Promise<O
   if (c.transport === "grpc") {
     const target = conns.grpc.get(build.name)!;
     return target.call(pc.rpc!, pc.request as GrpcPlannedRequest, {
-      ...limits, maxMessages: build.maxStreamMessages, ...caseCallOptions(c),
+      ...limits,
+      maxMessages: build.maxStreamMessages,
+      ...caseCallOptions(c),
     });
   }
   const target = conns.jsonrpc.get(build.name)!;
@@ -106,9 +117,20 @@ function nodeOracle(o: RunOptions, name: string): OracleSource {
 function skippedResult(pc: PlannedCase, reason: string): CaseResult {
   const c = pc.case;
   return {
-    caseId: c.id, method: c.method, transport: c.transport, ...(c.title ? { title: c.title } : {}),
-    expect: expectText(c), tags: c.tags, source: `${c.source.file}:${c.source.line}`, skipped: reason,
-    answers: [], divergences: [], volatile: c.volatile, excluded: [], unordered: c.unordered, patches: [],
+    caseId: c.id,
+    method: c.method,
+    transport: c.transport,
+    ...(c.title ? { title: c.title } : {}),
+    expect: expectText(c),
+    tags: c.tags,
+    source: `${c.source.file}:${c.source.line}`,
+    skipped: reason,
+    answers: [],
+    divergences: [],
+    volatile: c.volatile,
+    excluded: [],
+    unordered: c.unordered,
+    patches: [],
   };
 }
 
@@ -154,7 +176,13 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
   const risk = o.allowBroadcast ? undefined : broadcastRisk(pc, o.protocol);
   if (risk) return skippedResult(pc, o.broadcastRefused ?? risk);
   const asksOracle = c.expect.kind === "oracle" && o.oracle !== undefined;
-  const older = asksOracle ? olderVersions(c, builds.filter((b) => b.oracle === undefined), o.protocolVersions) : [];
+  const older = asksOracle
+    ? olderVersions(
+        c,
+        builds.filter((b) => b.oracle === undefined),
+        o.protocolVersions,
+      )
+    : [];
   const nodeOf = new Map(asksOracle ? builds.flatMap((b) => (b.oracle !== undefined ? [[b.name, b.oracle] as const] : [])) : []);
   const nodes = [...new Set(nodeOf.values())];
   const [answers, oracle, olderAnswers, nodeAnswers] = await Promise.all([
@@ -166,7 +194,10 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
   if (answers.some((a) => a === undefined) || o.signal?.aborted) return undefined;
   const observations = new Map(builds.map((b, i) => [b.name, answers[i]!]));
   const olderOracles = new Map(older.flatMap((v, i) => (olderAnswers[i] ? [[v, olderAnswers[i]!] as const] : [])));
-  const j = judgeCase(pc, observations, oracle, o.protocolVersions, olderOracles, o.keep, { nodeOf, answers: new Map(nodes.map((n, i) => [n, nodeAnswers[i]])) });
+  const j = judgeCase(pc, observations, oracle, o.protocolVersions, olderOracles, o.keep, {
+    nodeOf,
+    answers: new Map(nodes.map((n, i) => [n, nodeAnswers[i]])),
+  });
   const byName = new Map(builds.map((b) => [b.name, b]));
   // A build that gave no well-formed answer could not be checked: its outcome says so,
   // and a timeout or a refused connection is not a difference in what it answers. When
@@ -177,32 +208,83 @@ export async function runCase(pc: PlannedCase, o: RunOptions, limits: ReadonlyMa
     if (faulted.has(build)) return [];
     const v = o.protocolVersions?.get(build);
     const note = v !== undefined && olderOracles.has(v) ? undefined : protocolNote(c, v);
-    return ds.map((d) => ({
-      ...d, caseId: c.id, method: c.method, transport: c.transport, build,
-      quirk: o.classify ? o.classify(d, byName.get(build)!, c) : null,
-      ...(note ? { protocolNote: note } : {}),
-    }));
+    return ds.map((d) => {
+      const quirk = o.classify ? o.classify(d, byName.get(build)!, c) : null;
+      // Between two builds, with no oracle to say who is right, the known quirk may be the
+      // other side's: the divergence is then that build's, seen from its side.
+      const other = quirk === null && o.classify ? byName.get(d.left) : undefined;
+      const mirrored = other ? mirror(d) : undefined;
+      const theirs = other && mirrored ? o.classify!(mirrored, other, c) : null;
+      if (theirs !== null && mirrored) return { ...mirrored, caseId: c.id, method: c.method, transport: c.transport, build: other!.name, quirk: theirs };
+      return { ...d, caseId: c.id, method: c.method, transport: c.transport, build, quirk, ...(note ? { protocolNote: note } : {}) };
+    });
   });
   const outcomes = outcomesOf({
-    expect: c.expect.kind, answers: j.answers, ...(j.oracle ? { oracle: j.oracle } : {}), ...(j.otherOracles ? { otherOracles: j.otherOracles } : {}),
-    oracleConfigured: o.oracle !== undefined, divergences,
+    expect: c.expect.kind,
+    answers: j.answers,
+    ...(j.oracle ? { oracle: j.oracle } : {}),
+    ...(j.otherOracles ? { otherOracles: j.otherOracles } : {}),
+    oracleConfigured: o.oracle !== undefined,
+    divergences,
   });
   return {
-    caseId: c.id, method: c.method, transport: c.transport, ...(c.title ? { title: c.title } : {}),
-    expect: expectText(c), tags: c.tags, source: `${c.source.file}:${c.source.line}`,
+    caseId: c.id,
+    method: c.method,
+    transport: c.transport,
+    ...(c.title ? { title: c.title } : {}),
+    expect: expectText(c),
+    tags: c.tags,
+    source: `${c.source.file}:${c.source.line}`,
     ...(pc.requestJson !== undefined ? { request: pc.requestJson } : {}),
-    verdict: j.verdict, outcomes, answers: j.answers, ...(j.oracle ? { oracle: j.oracle } : {}),
+    verdict: j.verdict,
+    outcomes,
+    answers: j.answers,
+    ...(j.oracle ? { oracle: j.oracle } : {}),
     ...(j.otherOracles ? { otherOracles: j.otherOracles } : {}),
-    divergences, volatile: c.volatile, ...(c.wallClock ? { wallClock: c.wallClock } : {}), excluded: j.excluded, unordered: c.unordered, patches: j.patches.filter((p) => !faulted.has(p.right)),
+    divergences,
+    volatile: c.volatile,
+    ...(c.wallClock ? { wallClock: c.wallClock } : {}),
+    ...(c.unorderedKeys ? { unorderedKeys: c.unorderedKeys } : {}),
+    excluded: j.excluded,
+    unordered: c.unordered,
+    patches: j.patches.filter((p) => !faulted.has(p.right)),
     ...(c.openEnded ? { openEnded: true as const } : {}),
     ...(c.cancelAfter !== undefined ? { cancelAfter: c.cancelAfter } : {}),
     ...(c.deadlineMs !== undefined ? { deadlineMs: c.deadlineMs } : {}),
   };
 }
 
+/** A divergence between two builds as the other build would show it. */
+function mirror(d: Divergence): Divergence {
+  const { leftValue, rightValue, factor, ...rest } = d;
+  return {
+    ...rest,
+    left: d.right,
+    right: d.left,
+    ...(rightValue !== undefined ? { leftValue: rightValue } : {}),
+    ...(leftValue !== undefined ? { rightValue: leftValue } : {}),
+    ...(factor !== undefined && factor !== 0 ? { factor: 1 / factor } : {}),
+  };
+}
+
 /** Runs every planned case; results keep plan order. Interrupted runs return what finished. */
-export async function runCases(planned: readonly PlannedCase[], o: RunOptions): Promise<{ results: CaseResult[]; partial: boolean }> {
+export async function runCases(planned: readonly PlannedCase[], o: RunOptions): Promise<{ results: CaseResult[]; partial: boolean; lag: LagSamples }> {
   const limits = new Map(o.builds.map((b) => [b.name, limiter(b.concurrency)]));
+  const lag: LagSamples = new Map();
+  const motion = o.motion;
+  const settled = motion ? { tip: motion.startTip } : undefined;
+  const one = (pc: PlannedCase) =>
+    motion && !pc.skipped
+      ? onMovingChain(
+          (tip) => runCase(tip && motion.replan ? motion.replan(pc, tip) : pc, o, limits),
+          followers(pc.case, o.builds),
+          motion,
+          lag,
+          o.signal,
+          settled,
+          (tip) => motion.replan !== undefined && JSON.stringify(motion.replan(pc, tip).requestJson) !== JSON.stringify(pc.requestJson),
+        )
+      : runCase(pc, o, limits);
   let done = 0;
   let partial = false;
   const results = await mapLimited(planned, o.caseConcurrency ?? 16, async (pc, index) => {
@@ -210,7 +292,7 @@ export async function runCases(planned: readonly PlannedCase[], o: RunOptions): 
       partial = true;
       return undefined;
     }
-    const r = await runCase(pc, o, limits);
+    const r = await one(pc);
     if (r === undefined) {
       partial = true;
       return undefined;
@@ -219,5 +301,5 @@ export async function runCases(planned: readonly PlannedCase[], o: RunOptions): 
     o.onResult?.(r, done, planned.length, index);
     return o.collect === false ? undefined : r;
   });
-  return { results: results.filter((r): r is CaseResult => r !== undefined), partial };
+  return { results: results.filter((r): r is CaseResult => r !== undefined), partial, lag };
 }

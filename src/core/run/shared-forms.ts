@@ -13,8 +13,7 @@ export interface AnswerForms {
 
 export type SharedForms = (transport: string, parts: readonly Uint8Array[], make: () => AnswerForms) => AnswerForms;
 
-const sameParts = (a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean =>
-  a.length === b.length && a.every((p, i) => Buffer.compare(p, b[i]!) === 0);
+const sameParts = (a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean => a.length === b.length && a.every((p, i) => Buffer.compare(p, b[i]!) === 0);
 
 /** A cache for the answers of one case (a few sides: a list searched by bytes). */
 export function sharedForms(): SharedForms {

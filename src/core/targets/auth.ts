@@ -1,7 +1,6 @@
 // Turning an Auth into the header value sent on the wire.
 
-import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { INPUT_LIMITS, InputTooLargeError, readInputText, readInputTextAsync } from "../io/input-limits.js";
 import type { Auth } from "./endpoint.js";
 
 /** The user Zebra's cookie auth expects; Zebra only checks the part after the first ':'. */
@@ -20,7 +19,8 @@ export function basicHeader(user: string, password: string): string {
 
 /**
  * The `authorization` value for one call. Reads a cookie file anew each time; throws
- * with a message naming the file when it cannot be read (a stopped Zebra deletes it).
+ * with a message naming the file when it cannot be read (a stopped Zebra deletes it) or
+ * is over its size limit.
  */
 export async function authorizationFor(auth: Auth | undefined): Promise<string | undefined> {
   if (!auth) return undefined;
@@ -32,19 +32,19 @@ export async function authorizationFor(auth: Auth | undefined): Promise<string |
     case "cookie": {
       let text: string;
       try {
-        text = await readFile(auth.cookieFile, "utf8");
+        text = await readInputTextAsync(auth.cookieFile, INPUT_LIMITS.cookieFileBytes, "the cookie file");
       } catch (e) {
-        throw new Error(`cannot read cookie file ${auth.cookieFile}: ${(e as Error).message}`);
+        throw new Error(`cannot read cookie file ${auth.cookieFile}: ${e instanceof InputTooLargeError ? e.reason : (e as Error).message}`);
       }
       return basicHeader(COOKIE_USER, cookieToken(text));
     }
   }
 }
 
-/** Synchronous best effort for secret collection: undefined when the file is absent. */
+/** Synchronous best effort for secret collection: undefined when the file is absent or too large to be used. */
 export function tryReadCookieToken(file: string): string | undefined {
   try {
-    return cookieToken(readFileSync(file, "utf8"));
+    return cookieToken(readInputText(file, INPUT_LIMITS.cookieFileBytes, "the cookie file"));
   } catch {
     return undefined;
   }

@@ -18,6 +18,7 @@ const limits = {
   maxMessageBytes: positiveInt(4_294_967_295),
   maxCallBytes: positiveInt(Number.MAX_SAFE_INTEGER),
   maxStreamMessages: positiveInt(1_000_000_000),
+  unresponsiveAfter: positiveInt(1_000_000),
 };
 
 const path = { type: "string", minLength: 1, "x-message": "must be a file path" };
@@ -76,6 +77,16 @@ function buildSchema(implementations: readonly string[]) {
       emulated: { type: "boolean", "x-message": "must be true or false" },
       profile: { type: "string", pattern: NAME, "x-message": NAME_MESSAGE },
       oracle: { type: "string", pattern: NAME, "x-message": "must name one of nodeOracles" },
+      // The node behind the build, when the server does not say it (ledger entries may depend on it).
+      node: {
+        type: "object",
+        required: ["implementation"],
+        additionalProperties: false,
+        properties: {
+          implementation: { type: "string", pattern: NAME, "x-message": "must name the node's implementation, such as zebrad or zcashd" },
+          version: { type: "string", minLength: 1, "x-message": "must be a version string" },
+        },
+      },
       ...limits,
     },
   };

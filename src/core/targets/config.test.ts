@@ -5,16 +5,7 @@ import { join } from "node:path";
 import { basicHeader } from "./auth.js";
 import { MAX_ALIASES } from "../io/located-yaml.js";
 import { lightwalletProtocol } from "../../zcash/protocol.js";
-import {
-  ConfigError,
-  describeEndpoint,
-  isInsecure,
-  loadConfig,
-  parseConfig,
-  redact,
-  secretsOf,
-  type RunConfig,
-} from "./config.js";
+import { ConfigError, describeEndpoint, isInsecure, loadConfig, parseConfig, redact, secretsOf, type RunConfig } from "./config.js";
 
 const FILE = "zconform.config.yaml";
 let dir: string;
@@ -83,7 +74,14 @@ describe("valid config", () => {
       auth: { kind: "cookie", cookieFile: join(homedir(), ".cache/zebra/.cookie") },
     });
     expect(c.oracle?.source.line).toBe(3);
-    expect(c.defaults).toEqual({ concurrency: 8, deadlineMs: 30000, maxMessageBytes: 16777216, maxCallBytes: 64 * 1024 * 1024, maxStreamMessages: 10000000 });
+    expect(c.defaults).toEqual({
+      concurrency: 8,
+      deadlineMs: 30000,
+      maxMessageBytes: 16777216,
+      maxCallBytes: 64 * 1024 * 1024,
+      maxStreamMessages: 10000000,
+      unresponsiveAfter: 3,
+    });
     const [zaino, lwd, zebra, emu] = c.builds;
     expect(zaino).toMatchObject({
       name: "zaino",
@@ -109,7 +107,13 @@ describe("valid config", () => {
 
   test("built-in limits apply without defaults", () => {
     const c = parse("chain: fixture\nbuilds:\n  - { name: a, implementation: other, grpc: { url: 'http://h:1' } }\n");
-    expect(c.builds[0]).toMatchObject({ concurrency: 4, deadlineMs: 30000, maxMessageBytes: 16 * 1024 * 1024, maxCallBytes: 64 * 1024 * 1024, maxStreamMessages: 100_000 });
+    expect(c.builds[0]).toMatchObject({
+      concurrency: 4,
+      deadlineMs: 30000,
+      maxMessageBytes: 16 * 1024 * 1024,
+      maxCallBytes: 64 * 1024 * 1024,
+      maxStreamMessages: 100_000,
+    });
   });
 
   test("$${ is a literal ${ and numbers-looking passwords keep their text", () => {
@@ -121,10 +125,13 @@ describe("valid config", () => {
   });
 
   test("${VAR} works unquoted in block style and inside longer strings", () => {
-    const c = parse("chain: fixture\nbuilds:\n  - name: a\n    implementation: other\n    grpc:\n      url: https://${HOST}:9067/\n      bearerToken: ${API_KEY}\n", {
-      ...env,
-      HOST: "lwd.example",
-    });
+    const c = parse(
+      "chain: fixture\nbuilds:\n  - name: a\n    implementation: other\n    grpc:\n      url: https://${HOST}:9067/\n      bearerToken: ${API_KEY}\n",
+      {
+        ...env,
+        HOST: "lwd.example",
+      },
+    );
     expect(c.builds[0]!.grpc).toEqual({ url: "https://lwd.example:9067/", auth: { kind: "bearer", token: "key-abc-123" } });
   });
 
@@ -164,7 +171,9 @@ ${extra}`;
 
   test("a node the config does not name, or a node without the run's oracle, is an error at the build's line", () => {
     expect(problemsOf(text("", "zebra"))).toEqual([`${FILE}:9: builds[0].oracle: names no node of nodeOracles (known: zcashd)`]);
-    expect(problemsOf(text("").replace(/^oracle:\n.*\n/m, ""))).toEqual([`${FILE}:7: builds[0].oracle: a build backed by its own node needs the run's oracle too (oracle.jsonrpc)`]);
+    expect(problemsOf(text("").replace(/^oracle:\n.*\n/m, ""))).toEqual([
+      `${FILE}:7: builds[0].oracle: a build backed by its own node needs the run's oracle too (oracle.jsonrpc)`,
+    ]);
   });
 });
 
@@ -172,12 +181,13 @@ describe("errors name file, line and field", () => {
   const base = (build: string) => `chain: fixture\nbuilds:\n${build}`;
 
   test("a bad URL, in the message format users see", () => {
-    const text = base("  - name: a\n    implementation: other\n    grpc: { url: 'http://h:1' }\n  - name: b\n    implementation: zaino\n    grpc: { url: 'zaino:8137' }\n    jsonrpc: { url: 'ftp://x' }\n");
+    const text = base(
+      "  - name: a\n    implementation: other\n    grpc: { url: 'http://h:1' }\n  - name: b\n    implementation: zaino\n    grpc: { url: 'zaino:8137' }\n    jsonrpc: { url: 'ftp://x' }\n",
+    );
     expect(() => parse(text)).toThrow(
-      [
-        `${FILE}:8: builds[1].grpc.url: must be a URL (http:// or https://)`,
-        `${FILE}:9: builds[1].jsonrpc.url: must be a URL (http:// or https://)`,
-      ].join("\n"),
+      [`${FILE}:8: builds[1].grpc.url: must be a URL (http:// or https://)`, `${FILE}:9: builds[1].jsonrpc.url: must be a URL (http:// or https://)`].join(
+        "\n",
+      ),
     );
   });
 
@@ -199,9 +209,7 @@ describe("errors name file, line and field", () => {
   });
 
   test("a build without endpoints", () => {
-    expect(problemsOf(base("  - name: a\n    implementation: other\n"))).toEqual([
-      `${FILE}:3: builds[0]: needs a grpc or a jsonrpc endpoint (or both)`,
-    ]);
+    expect(problemsOf(base("  - name: a\n    implementation: other\n"))).toEqual([`${FILE}:3: builds[0]: needs a grpc or a jsonrpc endpoint (or both)`]);
   });
 
   test("an unknown field points at its key, with a hint", () => {
@@ -211,13 +219,8 @@ describe("errors name file, line and field", () => {
   });
 
   test("a missing required field names the field at its map", () => {
-    expect(problemsOf(base("  - implementation: other\n    grpc: { url: 'http://h:1' }\n"))).toEqual([
-      `${FILE}:3: builds[0].name: is required`,
-    ]);
-    expect(problemsOf("builds: []\n")).toEqual([
-      `${FILE}:1: chain: is required`,
-      `${FILE}:1: builds: must be a list with at least one build`,
-    ]);
+    expect(problemsOf(base("  - implementation: other\n    grpc: { url: 'http://h:1' }\n"))).toEqual([`${FILE}:3: builds[0].name: is required`]);
+    expect(problemsOf("builds: []\n")).toEqual([`${FILE}:1: chain: is required`, `${FILE}:1: builds: must be a list with at least one build`]);
   });
 
   test("wrong types and values", () => {
@@ -246,7 +249,7 @@ describe("errors name file, line and field", () => {
   });
 
   test("an unset environment variable names the line, once", () => {
-    expect(problemsOf(base("  - name: a\n    implementation: other\n    grpc: { url: '\${NODE_URL}' }\n"), {})).toEqual([
+    expect(problemsOf(base("  - name: a\n    implementation: other\n    grpc: { url: '${NODE_URL}' }\n"), {})).toEqual([
       `${FILE}:5: builds[0].grpc.url: environment variable NODE_URL is not set`,
     ]);
   });
@@ -363,10 +366,13 @@ describe("hostile YAML and malformed values", () => {
   });
 
   test("a broken ${ in a password is reported without quoting the password", () => {
-    const problems = problemsOf("chain: fixture\nbuilds:\n  - { name: a, implementation: other, jsonrpc: { url: 'http://h:1', user: u, password: 'pa55-${word' } }\n");
+    const problems = problemsOf(
+      "chain: fixture\nbuilds:\n  - { name: a, implementation: other, jsonrpc: { url: 'http://h:1', user: u, password: 'pa55-${word' } }\n",
+    );
     expect(problems).toEqual([`${FILE}:3: builds[0].jsonrpc.password: invalid \${…} reference (names are letters, digits and _)`]);
     // Other fields still quote the text, which helps to find the typo.
-    expect(problemsOf("chain: fixture\nbuilds:\n  - { name: a, implementation: other, version: 'v${x', grpc: { url: 'http://h:1' } }\n").join())
-      .toContain('invalid ${…} reference in "v${x"');
+    expect(problemsOf("chain: fixture\nbuilds:\n  - { name: a, implementation: other, version: 'v${x', grpc: { url: 'http://h:1' } }\n").join()).toContain(
+      'invalid ${…} reference in "v${x"',
+    );
   });
 });

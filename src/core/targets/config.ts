@@ -34,6 +34,8 @@ export interface Limits {
   /** Most bytes one call keeps: the sum of its messages (a JSON-RPC body is one). */
   maxCallBytes: number;
   maxStreamMessages: number;
+  /** Timeouts in a row after which the server is unresponsive and its later calls are not sent (src/core/run/unresponsive.ts). */
+  unresponsiveAfter?: number;
 }
 
 /** Answer bytes all calls of a run may hold at once, whatever the builds' own limits. */
@@ -45,7 +47,14 @@ export const DEFAULT_LIMITS: Limits = {
   maxMessageBytes: 16 * 1024 * 1024,
   maxCallBytes: 64 * 1024 * 1024,
   maxStreamMessages: 100_000,
+  unresponsiveAfter: 3,
 };
+
+/** The node a build is backed by (zebrad 7.0.0, zcashd 6.2.0, …). */
+export interface NodeIdentity {
+  implementation: string;
+  version?: string;
+}
 
 /** A server under test. Limits are resolved: the build's own, else `defaults`, else built-in. */
 export interface Build extends Limits {
@@ -66,6 +75,8 @@ export interface Build extends Limits {
    * RunConfig.nodeOracles. Oracle cases measure the build against that node's answer.
    */
   oracle?: string;
+  /** The node behind the build as the config declares it; otherwise what the server reports. */
+  node?: NodeIdentity;
   source: { file: string; line: number };
 }
 
@@ -143,6 +154,7 @@ interface RawBuild extends Partial<Limits> {
   emulated?: boolean;
   profile?: string;
   oracle?: string;
+  node?: NodeIdentity;
 }
 interface RawConfig {
   chain: string;
@@ -155,8 +167,7 @@ interface RawConfig {
 export function parseConfig(text: string, fileName: string, protocol: Implementations, opts: ParseOptions = {}): RunConfig {
   const yaml = readConfigYaml(text, fileName, opts.env ?? process.env);
   const problems: ConfigProblem[] = [...yaml.problems];
-  const add = (line: number, path: Path, message: string) =>
-    problems.push({ file: fileName, line, field: fieldName(path), message });
+  const add = (line: number, path: Path, message: string) => problems.push({ file: fileName, line, field: fieldName(path), message });
   const lineAt = (path: Path): number => yaml.lineOf(path);
   // undefined: the YAML did not parse, and its errors are already in `problems`.
   if (yaml.value === undefined) throw new ConfigError(problems);
@@ -182,9 +193,15 @@ export function parseConfig(text: string, fileName: string, protocol: Implementa
     };
   }
   if (raw.nodeOracles) {
-    config.nodeOracles = Object.fromEntries(Object.entries(raw.nodeOracles).map(([name, node]) => [name, {
-      jsonrpc: endpointFrom(node.jsonrpc, ["nodeOracles", name, "jsonrpc"], ctx), source: { file: fileName, line: lineAt(["nodeOracles", name]) },
-    }]));
+    config.nodeOracles = Object.fromEntries(
+      Object.entries(raw.nodeOracles).map(([name, node]) => [
+        name,
+        {
+          jsonrpc: endpointFrom(node.jsonrpc, ["nodeOracles", name, "jsonrpc"], ctx),
+          source: { file: fileName, line: lineAt(["nodeOracles", name]) },
+        },
+      ]),
+    );
   }
   const seen = new Map<string, number>();
   raw.builds.forEach((b, i) => {
@@ -204,15 +221,21 @@ export function parseConfig(text: string, fileName: string, protocol: Implementa
       maxMessageBytes: b.maxMessageBytes ?? defaults.maxMessageBytes,
       maxCallBytes: b.maxCallBytes ?? defaults.maxCallBytes,
       maxStreamMessages: b.maxStreamMessages ?? defaults.maxStreamMessages,
+      unresponsiveAfter: b.unresponsiveAfter ?? defaults.unresponsiveAfter,
       source: { file: fileName, line: lineAt(at) },
     };
     if (b.version !== undefined) build.version = b.version;
     if (b.protocolVersion !== undefined) build.protocolVersion = b.protocolVersion;
     if (b.profile !== undefined) build.profile = b.profile;
+    if (b.node !== undefined) build.node = b.node;
     if (b.oracle !== undefined) {
       if (!raw.nodeOracles?.[b.oracle]) {
         const known = Object.keys(raw.nodeOracles ?? {});
-        add(lineAt([...at, "oracle"]), [...at, "oracle"], `names no node of nodeOracles (${known.length > 0 ? `known: ${known.join(", ")}` : "the config has none"})`);
+        add(
+          lineAt([...at, "oracle"]),
+          [...at, "oracle"],
+          `names no node of nodeOracles (${known.length > 0 ? `known: ${known.join(", ")}` : "the config has none"})`,
+        );
       } else if (!raw.oracle) add(lineAt([...at, "oracle"]), [...at, "oracle"], "a build backed by its own node needs the run's oracle too (oracle.jsonrpc)");
       build.oracle = b.oracle;
     }

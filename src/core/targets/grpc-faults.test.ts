@@ -99,10 +99,7 @@ const modes: Record<string, (s: http2.ServerHttp2Stream) => void> = {
     s.respond({ ":status": 404, "content-type": "application/grpc", "grpc-status": "5", "grpc-message": "gone" }, { endStream: true });
   },
   "trailers-only": (s) => {
-    s.respond(
-      { ":status": 200, "content-type": "application/grpc", "grpc-status": "12", "grpc-message": "method not here %E2%9C%93" },
-      { endStream: true },
-    );
+    s.respond({ ":status": 200, "content-type": "application/grpc", "grpc-status": "12", "grpc-message": "method not here %E2%9C%93" }, { endStream: true });
   },
   "raw-utf8-message": (s) => {
     // A server that ignores percent-encoding: bytes over 0x7f straight in the header.

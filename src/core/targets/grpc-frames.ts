@@ -100,10 +100,7 @@ export class FrameReader {
       );
     }
     if (this.size > 0) {
-      return this.fail(
-        "malformed-frame",
-        `frame ${this.framesRead}: stream ended inside a frame header (${this.size} of ${FRAME_HEADER_BYTES} bytes)`,
-      );
+      return this.fail("malformed-frame", `frame ${this.framesRead}: stream ended inside a frame header (${this.size} of ${FRAME_HEADER_BYTES} bytes)`);
     }
     return undefined;
   }

@@ -1,26 +1,49 @@
 // One HTTP/2 session per endpoint, shared by all calls to it and replaced when it dies.
 // Idle sessions are unref'd so a CLI that forgets close() still exits, as connect does.
+//
+// Nothing a server does can hold a session: closing one is bounded (a peer that never
+// answers the GOAWAY is cut off after CLOSE_GRACE_MS), and a connection on which the
+// server broke HTTP/2 is destroyed the moment that is known, so its calls end at once
+// instead of at their deadlines. node:http2 reports some of those breaks (an 'error', a
+// GOAWAY with an error code, a frame it could not send); others only show on the wire,
+// as the GOAWAY nghttp2 sends (grpc-wire.ts), which is why every session's socket is
+// watched.
 
 import http2 from "node:http2";
+import net from "node:net";
+import tls from "node:tls";
 import type { GrpcEndpoint } from "./endpoint.js";
+import { debugText, describeGoaway, frameNotSent, WireWatch, type WireLog } from "./grpc-wire.js";
 import { nodeTlsOptions } from "./tls.js";
 
 /** A session handed to one call; `release()` exactly once when the call ends. */
 export interface SessionLease {
   session: http2.ClientHttp2Session;
+  /** The GOAWAY and RST_STREAM frames each side sent on this connection. */
+  wire: WireLog;
   /** Whether the session finished its connection (and TLS) setup. */
   connected(): boolean;
   /** Whether the session was torn down by `abort()` on its connection. */
   aborted(): boolean;
+  /** Why the connection was ended as broken (who broke HTTP/2, and how), when it was. */
+  broken(): string | undefined;
+  /** Ends the connection as broken, for a break only a stream saw. */
+  breakConnection(why: string): void;
   release(): void;
 }
 
 interface Entry {
   session: http2.ClientHttp2Session;
+  wire: WireWatch;
   connected: boolean;
   /** The server sent its HTTP/2 settings. */
   spoke: boolean;
   active: number;
+  broken?: string;
+  /** The client is closing it (close, abort, idle): its own GOAWAY is no sign of a break. */
+  ending: boolean;
+  /** Runs when the last call in flight is released. */
+  onIdle?: () => void;
 }
 
 export interface GrpcConnectionOptions {
@@ -35,9 +58,18 @@ export interface GrpcConnectionOptions {
 export const STREAM_WINDOW_BYTES = 2 * 1024 * 1024;
 export const SESSION_WINDOW_BYTES = 16 * 1024 * 1024;
 
+/**
+ * How long a closing session waits, once no call is in flight, for the server to answer
+ * its GOAWAY before it is destroyed. A healthy server answers in milliseconds; a frozen
+ * one (its process stopped, its socket open) never does.
+ */
+export const CLOSE_GRACE_MS = 1_000;
+
 export class GrpcConnection {
   readonly endpoint: GrpcEndpoint;
   private entry: Entry | undefined;
+  /** Sessions whose close is under way, for abort() to cut. */
+  private readonly closing = new Set<Entry>();
   private state: "open" | "closing" | "aborted" = "open";
   private readonly idleTimeoutMs: number;
 
@@ -55,17 +87,22 @@ export class GrpcConnection {
     if (this.state !== "open") throw new Error("connection was closed by the caller");
     const entry = this.live() ?? this.open();
     entry.active++;
-    if (entry.active === 1) entry.session.ref();
+    if (entry.active === 1) hold(entry, true);
     let released = false;
     return {
       session: entry.session,
+      wire: entry.wire,
       connected: () => entry.connected,
       aborted: () => this.state === "aborted",
+      broken: () => entry.broken,
+      breakConnection: (why) => this.breakWith(entry, why),
       release: () => {
         if (released) return;
         released = true;
         entry.active--;
-        if (entry.active === 0 && !entry.session.destroyed) entry.session.unref();
+        if (entry.active > 0) return;
+        if (!entry.session.destroyed) hold(entry, false);
+        entry.onIdle?.();
       },
     };
   }
@@ -75,83 +112,166 @@ export class GrpcConnection {
     if (this.entry?.session === session) this.entry = undefined;
   }
 
-  /** Let in-flight calls finish, then close. */
+  /** Let in-flight calls finish (each within its deadline), then close within CLOSE_GRACE_MS. */
   close(): Promise<void> {
     if (this.state === "open") this.state = "closing";
     const entry = this.entry;
     this.entry = undefined;
-    if (!entry || entry.session.destroyed) return Promise.resolve();
-    // A server that accepted the connection but never spoke HTTP/2 would never answer a
-    // graceful close: there is nothing in flight worth waiting for.
-    if (!entry.spoke) {
-      entry.session.destroy();
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      // An idle session is unref'd: without a ref, nothing would keep the process alive
-      // until the close it waits for, and a CLI awaiting this would see its event loop
-      // drain with the promise pending (node exits with code 13).
-      entry.session.ref();
-      entry.session.close(() => resolve());
-    });
+    if (!entry) return Promise.resolve();
+    this.closing.add(entry);
+    return closeEntry(entry).finally(() => this.closing.delete(entry));
   }
 
-  /** Tear down now; in-flight calls resolve with a `reset` fault. */
+  /** Tear down now, sessions being closed included; in-flight calls resolve with a `reset` fault. */
   abort(): void {
     this.state = "aborted";
-    const entry = this.entry;
+    for (const entry of [this.entry, ...this.closing]) if (entry) cut(entry);
     this.entry = undefined;
-    if (entry && !entry.session.destroyed) entry.session.destroy();
   }
 
   private live(): Entry | undefined {
     const e = this.entry;
     if (!e) return undefined;
-    if (e.session.destroyed || e.session.closed) {
+    if (e.session.destroyed || e.session.closed || e.broken !== undefined) {
       this.entry = undefined;
       return undefined;
     }
     return e;
   }
 
+  /** The connection is broken: no call may use it again, and the calls on it end now. */
+  private breakWith(entry: Entry, why: string): void {
+    if (entry.ending || entry.broken !== undefined) return;
+    entry.broken = why;
+    this.discard(entry.session);
+    // Not from inside node's own frame handling, which may be what called us.
+    setImmediate(() => entry.session.destroy());
+  }
+
   private open(): Entry {
     const url = new URL(this.endpoint.url);
-    const options: http2.SecureClientSessionOptions = {
+    const secure = url.protocol === "https:";
+    const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+    const port = Number(url.port || (secure ? 443 : 80));
+    const socket = secure
+      ? tls.connect({ host, port, ALPNProtocols: ["h2"], ...(net.isIP(host) ? {} : { servername: host }), ...nodeTlsOptions(this.endpoint) })
+      : net.connect({ host, port });
+    socket.setNoDelay(true);
+    let entry: Entry | undefined;
+    const wire = new WireWatch(socket, (goaway) => {
+      if (entry && goaway.code !== 0) this.breakWith(entry, `the client ended the connection with ${describeGoaway(goaway)}: the server broke HTTP/2`);
+    });
+    const session = http2.connect(url.origin, {
       settings: { enablePush: false, initialWindowSize: STREAM_WINDOW_BYTES },
       // Whole compact blocks can be several MiB; node's 10 MiB default session memory
       // would fail sessions that carry a few of them at once.
       maxSessionMemory: 64,
-    };
-    if (url.protocol === "https:") {
-      Object.assign(options, nodeTlsOptions(this.endpoint), { ALPNProtocols: ["h2"] });
-    }
-    const session = http2.connect(url.origin, options);
-    const entry: Entry = { session, connected: false, spoke: false, active: 0 };
+      createConnection: () => wire,
+    });
+    const e: Entry = { session, wire, connected: false, spoke: false, active: 0, ending: false };
+    entry = e;
+    socket.once(secure ? "secureConnect" : "connect", () => {
+      e.connected = true;
+    });
     session.once("remoteSettings", () => {
-      entry.spoke = true;
+      e.spoke = true;
     });
     session.once("connect", () => {
-      entry.connected = true;
       try {
         session.setLocalWindowSize(SESSION_WINDOW_BYTES);
       } catch {
         // The session may already be gone; the call sees that on its stream.
       }
     });
-    // Errors surface on the streams that use the session; this listener only keeps an
-    // unheard session error from crashing the process.
-    session.on("error", () => this.discard(session));
-    session.on("goaway", () => this.discard(session));
+    // Errors surface on the streams that use the session; these listeners name what
+    // broke the connection and keep an unheard session error from crashing the process.
+    session.on("error", (err: Error & { code?: string }) => {
+      // A GOAWAY with an error code is named by its own listener; a socket error
+      // (refused, reset, TLS) is no HTTP/2 break and is read from the stream's error.
+      if (err.code?.startsWith("ERR_HTTP2_") && err.code !== "ERR_HTTP2_SESSION_ERROR") {
+        this.breakWith(e, `the client ended the connection: ${err.code}: ${err.message}`);
+      }
+      this.discard(session);
+    });
+    session.on("goaway", (code: number, lastStreamId: number, data?: Buffer) => {
+      if (code !== 0) {
+        this.breakWith(e, `the server sent ${describeGoaway({ code, lastStreamId, debug: debugText(data ?? new Uint8Array(0)) })}`);
+      }
+      this.discard(session);
+    });
     session.on("close", () => this.discard(session));
-    session.on("frameError", () => undefined);
+    session.on("frameError", (type: number, code: number) => {
+      // After the server's GOAWAY, a frame it no longer takes is no break: node closes the session.
+      if (!wire.server.goaway) this.breakWith(e, frameNotSent(type, code));
+    });
     session.setTimeout(this.idleTimeoutMs, () => {
-      if (entry.active === 0) {
+      if (e.active === 0) {
         this.discard(session);
-        session.close();
+        void closeEntry(e);
       }
     });
-    session.unref();
-    this.entry = entry;
-    return entry;
+    hold(e, false);
+    this.entry = e;
+    return e;
   }
+}
+
+/**
+ * Whether a session keeps the process alive: only while a call is in flight. The socket
+ * under the watch is the handle that counts.
+ */
+function hold(entry: Entry, on: boolean): void {
+  if (on) {
+    entry.session.ref();
+    entry.wire.underlying.ref();
+  } else {
+    entry.session.unref();
+    entry.wire.underlying.unref();
+  }
+}
+
+/** Ends a connection at once: the session and the socket under it. */
+function cut(entry: Entry): void {
+  entry.ending = true;
+  entry.session.destroy();
+  entry.wire.destroy();
+}
+
+/**
+ * A graceful close, bounded: CLOSE_GRACE_MS after the last call in flight ended, the
+ * connection is cut. (node's graceful close ends with a FIN and waits for the peer's,
+ * which a stopped peer never sends: the session already counts as destroyed then, so
+ * the socket is cut too.)
+ */
+function closeEntry(entry: Entry): Promise<void> {
+  const session = entry.session;
+  if (session.destroyed && entry.wire.destroyed) return Promise.resolve();
+  entry.ending = true;
+  // A server that accepted the connection but never spoke HTTP/2 would never answer a
+  // graceful close: there is nothing in flight worth waiting for.
+  if (!entry.spoke) {
+    cut(entry);
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const done = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    // An idle session is unref'd: without a ref, nothing would keep the process alive
+    // until the close it waits for, and a CLI awaiting this would see its event loop
+    // drain with the promise pending (node exits with code 13).
+    hold(entry, true);
+    entry.wire.once("close", done);
+    const bound = (): void => {
+      timer = setTimeout(() => {
+        cut(entry);
+        done();
+      }, CLOSE_GRACE_MS);
+    };
+    if (entry.active === 0) bound();
+    else entry.onIdle = bound;
+    session.close();
+  });
 }

@@ -24,10 +24,7 @@ export const GrpcCode = {
 
 export type GrpcCodeName = keyof typeof GrpcCode;
 
-const NAMES = Object.fromEntries(Object.entries(GrpcCode).map(([k, v]) => [v, k])) as Record<
-  number,
-  GrpcCodeName
->;
+const NAMES = Object.fromEntries(Object.entries(GrpcCode).map(([k, v]) => [v, k])) as Record<number, GrpcCodeName>;
 
 /** "NOT_FOUND" for 5; "CODE_<n>" for numbers outside the spec (servers do send them). */
 export function grpcCodeName(code: number): string {

@@ -6,12 +6,8 @@
 import http2 from "node:http2";
 import { FrameReader, isFrameError } from "./grpc-frames.js";
 import type { SessionLease } from "./grpc-session.js";
-import {
-  decodeGrpcMessage,
-  grpcCodeFromHttpStatus,
-  grpcCodeFromRstCode,
-  GrpcCode,
-} from "./grpc-status.js";
+import { describeGoaway, frameNotSent, h2ErrorName, type GoawayFrame } from "./grpc-wire.js";
+import { decodeGrpcMessage, grpcCodeFromHttpStatus, grpcCodeFromRstCode, GrpcCode } from "./grpc-status.js";
 import type { Fault, GrpcObservation } from "./observation.js";
 import { isTlsError } from "./tls.js";
 
@@ -75,6 +71,9 @@ export function runGrpcStream(
     let draining = false; // an async onMessage is pending
     let closed = false;
     let keptBytes = 0;
+    // node emits 'response' on the next tick, and a stream's DATA read in the same socket
+    // chunk as its HEADERS comes first: frames wait until the headers were checked.
+    let responded = false;
 
     const settle = (fault?: Fault, code?: number, message?: string): void => {
       if (settled) return;
@@ -104,10 +103,7 @@ export function runGrpcStream(
     };
 
     const timer = setTimeout(() => {
-      settle(
-        { kind: "timeout", detail: `no complete answer within ${limits.deadlineMs} ms (client deadline)` },
-        GrpcCode.DEADLINE_EXCEEDED,
-      );
+      settle({ kind: "timeout", detail: `no complete answer within ${limits.deadlineMs} ms (client deadline)` }, GrpcCode.DEADLINE_EXCEEDED);
     }, limits.deadlineMs);
 
     // Restarted by every message: an open-ended stream is over for the client once the
@@ -126,12 +122,15 @@ export function runGrpcStream(
     hush();
 
     const sent = limits.serverDeadlineMs;
-    const pastDeadline = sent === undefined ? undefined : setTimeout(() => {
-      obs.code = GrpcCode.CANCELLED;
-      obs.message = `still open ${SERVER_DEADLINE_GRACE_MS} ms after the ${sent} ms deadline it was sent; ended by the client`;
-      obs.endedBy = "deadline";
-      settle();
-    }, sent + SERVER_DEADLINE_GRACE_MS);
+    const pastDeadline =
+      sent === undefined
+        ? undefined
+        : setTimeout(() => {
+            obs.code = GrpcCode.CANCELLED;
+            obs.message = `still open ${SERVER_DEADLINE_GRACE_MS} ms after the ${sent} ms deadline it was sent; ended by the client`;
+            obs.endedBy = "deadline";
+            settle();
+          }, sent + SERVER_DEADLINE_GRACE_MS);
 
     stream.on("response", (headers, flags) => {
       if (settled) return;
@@ -158,13 +157,15 @@ export function runGrpcStream(
         );
       }
       grpcEncoding = headerText(headers["grpc-encoding"]);
+      responded = true;
+      pump();
     });
 
     stream.on("data", (chunk: Buffer) => {
       if (settled) return;
       obs.wireBytes += chunk.length;
       reader.push(chunk);
-      pump();
+      if (responded) pump();
     });
 
     stream.on("trailers", (trailers) => {
@@ -176,7 +177,14 @@ export function runGrpcStream(
     stream.on("error", (err) => {
       streamError ??= err;
     });
-    stream.on("frameError", () => undefined);
+    // A frame the client could not send: after the server's GOAWAY, the request it no
+    // longer takes; otherwise a broken connection (node then closes the session
+    // gracefully, which a broken peer never completes).
+    stream.on("frameError", (type: number, errorCode: number) => {
+      const goaway = lease.wire.server.goaway;
+      if (goaway) return settle(refusedBy(goaway), GrpcCode.UNAVAILABLE);
+      lease.breakConnection(frameNotSent(type, errorCode));
+    });
     stream.on("close", () => {
       closed = true;
       if (!draining) finish();
@@ -199,10 +207,7 @@ export function runGrpcStream(
         }
         const index = obs.messageCount;
         if (index >= limits.maxMessages) {
-          return settle(
-            { kind: "too-long", detail: `more than maxMessages (${limits.maxMessages}) messages on the stream` },
-            GrpcCode.RESOURCE_EXHAUSTED,
-          );
+          return settle({ kind: "too-long", detail: `more than maxMessages (${limits.maxMessages}) messages on the stream` }, GrpcCode.RESOURCE_EXHAUSTED);
         }
         if (!limits.onMessage && keptBytes + next.length > limits.maxCallBytes) {
           return settle(
@@ -259,6 +264,10 @@ export function runGrpcStream(
       if (lease.aborted()) {
         return settle({ kind: "reset", detail: "the target was aborted by the caller" }, GrpcCode.CANCELLED);
       }
+      // A connection broken while the call was open ends it as broken, whatever node
+      // says of the stream (a cancel it never received, a session error).
+      const broken = lease.broken();
+      if (broken !== undefined && !statusFields) return settle({ kind: "protocol", detail: broken }, GrpcCode.INTERNAL);
       if (streamError) return settleError(streamError);
       const leftover = reader.finish();
       if (leftover) return settle(leftover, GrpcCode.INTERNAL);
@@ -286,25 +295,33 @@ export function runGrpcStream(
         obs.message = "stream reset (RST_STREAM CANCEL) by the server at the deadline it was sent";
         return settle();
       }
-      if (rst !== 0) {
-        return settle(
-          { kind: "reset", detail: `stream reset before a status (RST_STREAM ${rstName(rst)})` },
-          grpcCodeFromRstCode(rst),
-        );
-      }
+      if (rst !== 0) return settleReset(rst);
       const what = obs.timing.firstByteMs === undefined ? "response headers" : "trailers";
       return settle({ kind: "protocol", detail: `stream ended without ${what} (no grpc-status)` }, GrpcCode.INTERNAL);
     }
 
-    function settleError(err: Error): void {
-      const code = (err as { code?: string }).code ?? "";
-      if (code === "ERR_HTTP2_STREAM_ERROR") {
-        const rst = stream.rstCode ?? 0;
+    // node gives a stream the same rstCode whoever reset it; the frames on the wire say
+    // who did (grpc-wire.ts).
+    function settleReset(rst: number): void {
+      const id = stream.id;
+      const name = h2ErrorName(rst);
+      if (id !== undefined && lease.wire.server.resets.get(id) === rst) {
+        return settle({ kind: "reset", detail: `server reset the stream (RST_STREAM ${name})` }, grpcCodeFromRstCode(rst));
+      }
+      if (id !== undefined && lease.wire.client.resets.get(id) === rst) {
         return settle(
-          { kind: "reset", detail: `server reset the stream (RST_STREAM ${rstName(rst)})` },
+          { kind: "protocol", detail: `the client reset the stream (RST_STREAM ${name}): the server's answer broke a limit the client enforces` },
           grpcCodeFromRstCode(rst),
         );
       }
+      const goaway = lease.wire.server.goaway;
+      if (id !== undefined && goaway && id > goaway.lastStreamId) return settle(refusedBy(goaway), GrpcCode.UNAVAILABLE);
+      return settle({ kind: "reset", detail: `stream reset before a status (RST_STREAM ${name})` }, grpcCodeFromRstCode(rst));
+    }
+
+    function settleError(err: Error): void {
+      const code = (err as { code?: string }).code ?? "";
+      if (code === "ERR_HTTP2_STREAM_ERROR") return settleReset(stream.rstCode ?? 0);
       // A stream queued on a session that failed to connect is cancelled by node; the
       // session's own error (refused, certificate) is the useful part.
       const root = code === "ERR_HTTP2_STREAM_CANCEL" && err.cause instanceof Error ? err.cause : err;
@@ -320,6 +337,11 @@ export function runGrpcStream(
       return settle({ kind: "reset", detail: `connection lost: ${text}` }, GrpcCode.UNAVAILABLE);
     }
   });
+}
+
+/** A call the server's GOAWAY turned away before it was processed. */
+function refusedBy(goaway: GoawayFrame): Fault {
+  return { kind: "reset", detail: `the server sent ${describeGoaway(goaway)} (last stream ${goaway.lastStreamId}) before it took this call` };
 }
 
 function parseStatus(h: http2.IncomingHttpHeaders): { code: number | string; message: string } | undefined {
@@ -348,25 +370,4 @@ function visibleHeaders(h: http2.IncomingHttpHeaders): Record<string, string> {
     out[name] = headerText(v)!;
   }
   return out;
-}
-
-const RST_NAMES: Record<number, string> = {
-  0x0: "NO_ERROR",
-  0x1: "PROTOCOL_ERROR",
-  0x2: "INTERNAL_ERROR",
-  0x3: "FLOW_CONTROL_ERROR",
-  0x4: "SETTINGS_TIMEOUT",
-  0x5: "STREAM_CLOSED",
-  0x6: "FRAME_SIZE_ERROR",
-  0x7: "REFUSED_STREAM",
-  0x8: "CANCEL",
-  0x9: "COMPRESSION_ERROR",
-  0xa: "CONNECT_ERROR",
-  0xb: "ENHANCE_YOUR_CALM",
-  0xc: "INADEQUATE_SECURITY",
-  0xd: "HTTP_1_1_REQUIRED",
-};
-
-function rstName(code: number): string {
-  return RST_NAMES[code] ?? `0x${code.toString(16)}`;
 }

@@ -120,10 +120,7 @@ describe("grpc client against a connect-node server", () => {
   });
 
   test("server streaming keeps every message in order", async () => {
-    const obs = await target.call(
-      M.getBlockRange,
-      create(BlockRangeSchema, { start: { height: 1n }, end: { height: 5n } }),
-    );
+    const obs = await target.call(M.getBlockRange, create(BlockRangeSchema, { start: { height: 1n }, end: { height: 5n } }));
     expect(obs.code).toBe(0);
     expect(obs.messages.map((m) => Buffer.from(m).toString("hex"))).toEqual(
       [1n, 2n, 3n, 4n, 5n].map((h) => Buffer.from(toBinary(CompactBlockSchema, block(h))).toString("hex")),
@@ -131,10 +128,7 @@ describe("grpc client against a connect-node server", () => {
   });
 
   test("an error mid-stream keeps the messages before it", async () => {
-    const obs = await target.call(
-      M.getBlockRange,
-      create(BlockRangeSchema, { start: { height: 10n }, end: { height: 20n } }),
-    );
+    const obs = await target.call(M.getBlockRange, create(BlockRangeSchema, { start: { height: 10n }, end: { height: 20n } }));
     expect(obs.fault).toBeUndefined();
     expect(obs.code).toBe(15);
     expect(obs.message).toBe("unlucky");
@@ -145,28 +139,22 @@ describe("grpc client against a connect-node server", () => {
     const addrs = ["t1abc", "t1defgh", "t3x"].map((address) => create(AddressSchema, { address }));
     const obs = await target.call(M.getTaddressBalanceStream, addrs);
     expect(obs.code).toBe(0);
-    expect(Buffer.from(obs.messages[0]!)).toEqual(
-      Buffer.from(toBinary(BalanceSchema, create(BalanceSchema, { valueZat: 15n }))),
-    );
+    expect(Buffer.from(obs.messages[0]!)).toEqual(Buffer.from(toBinary(BalanceSchema, create(BalanceSchema, { valueZat: 15n }))));
   });
 
   test("onMessage consumes the stream without keeping it, with backpressure", async () => {
     const seen: number[] = [];
     let inFlight = 0;
-    const obs = await target.call(
-      M.getBlockRange,
-      create(BlockRangeSchema, { start: { height: 100n }, end: { height: 399n } }),
-      {
-        onMessage: async (bytes, index) => {
-          expect(inFlight).toBe(0);
-          inFlight++;
-          if (index % 50 === 0) await new Promise((r) => setTimeout(r, 5));
-          seen.push(Number(index));
-          expect(bytes.length).toBeGreaterThan(0);
-          inFlight--;
-        },
+    const obs = await target.call(M.getBlockRange, create(BlockRangeSchema, { start: { height: 100n }, end: { height: 399n } }), {
+      onMessage: async (bytes, index) => {
+        expect(inFlight).toBe(0);
+        inFlight++;
+        if (index % 50 === 0) await new Promise((r) => setTimeout(r, 5));
+        seen.push(Number(index));
+        expect(bytes.length).toBeGreaterThan(0);
+        inFlight--;
       },
-    );
+    });
     expect(obs.code).toBe(0);
     expect(obs.messages).toEqual([]);
     expect(obs.messageCount).toBe(300);
@@ -174,15 +162,11 @@ describe("grpc client against a connect-node server", () => {
   });
 
   test("a throwing onMessage rejects the call with its own error", async () => {
-    const call = target.call(
-      M.getBlockRange,
-      create(BlockRangeSchema, { start: { height: 1n }, end: { height: 9n } }),
-      {
-        onMessage: (_b, i) => {
-          if (i === 2) throw new Error("consumer broke");
-        },
+    const call = target.call(M.getBlockRange, create(BlockRangeSchema, { start: { height: 1n }, end: { height: 9n } }), {
+      onMessage: (_b, i) => {
+        if (i === 2) throw new Error("consumer broke");
       },
-    );
+    });
     await expect(call).rejects.toThrow("consumer broke");
   });
 

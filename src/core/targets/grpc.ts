@@ -19,11 +19,20 @@
 //                CANCEL → CANCELLED (1), REFUSED_STREAM → UNAVAILABLE (14),
 //                ENHANCE_YOUR_CALM → RESOURCE_EXHAUSTED (8),
 //                INADEQUATE_SECURITY → PERMISSION_DENIED (7), others → INTERNAL (13)
-//   reset        connection lost or GOAWAY before the status           UNAVAILABLE (14)
+//   reset        connection lost, or a GOAWAY from the server before it
+//                took the call                                         UNAVAILABLE (14)
 //   reset        the caller aborted the target                         CANCELLED (1)
 //   malformed-frame, compressed                                        INTERNAL (13)
 //   protocol     no or non-numeric grpc-status, stream ended without
 //                trailers, peer that does not speak HTTP/2              INTERNAL (13)
+//   protocol     the connection ended as broken while the call was open: the
+//                client's HTTP/2 layer gave up on the server (it sent GOAWAY
+//                with an error code), the server sent GOAWAY with one, or a
+//                frame could not be sent                               INTERNAL (13)
+//   protocol     RST_STREAM the client itself sent (the server's headers
+//                beyond its limits), by the code as above
+// Who sent each GOAWAY and RST_STREAM is read off the wire (grpc-wire.ts): node gives
+// a stream the same rstCode whoever reset it.
 //   content-type not application/grpc, application/grpc+… or ;…        UNKNOWN (2)
 //                (a trailers-only answer may omit it)
 //   http-status  :status ≠ 200: the server's grpc-status if it sent one, else the
@@ -107,11 +116,7 @@ export interface GrpcTarget {
 }
 
 /** A target with one reusable HTTP/2 session; `defaults` apply to every call. */
-export function grpcTarget(
-  endpoint: GrpcEndpoint,
-  defaults: Omit<GrpcCallOptions, "onMessage"> = {},
-  connectionOptions?: GrpcConnectionOptions,
-): GrpcTarget {
+export function grpcTarget(endpoint: GrpcEndpoint, defaults: Omit<GrpcCallOptions, "onMessage"> = {}, connectionOptions?: GrpcConnectionOptions): GrpcTarget {
   const conn = new GrpcConnection(endpoint, connectionOptions);
   return {
     url: endpoint.url,
@@ -213,9 +218,7 @@ function encodeRequest(method: DescMethod, request: GrpcRequest): Uint8Array {
   const clientStreams = method.methodKind === "client_streaming" || method.methodKind === "bidi_streaming";
   const list = isList(request) ? request : undefined;
   if (clientStreams !== (list !== undefined)) {
-    throw new TypeError(
-      `${method.name} is ${method.methodKind}: pass ${clientStreams ? "a list of messages" : "a single message"}`,
-    );
+    throw new TypeError(`${method.name} is ${method.methodKind}: pass ${clientStreams ? "a list of messages" : "a single message"}`);
   }
   const parts = (list ?? [request as Message | Uint8Array]).map((m) => {
     if (m instanceof Uint8Array) return encodeFrame(m);
@@ -248,7 +251,7 @@ function requestHeaders(
     const name = k.toLowerCase();
     if (!name.startsWith(":") && !RESERVED.has(name)) h[name] = v;
   }
-  if (authorization !== undefined) h["authorization"] = authorization;
+  if (authorization !== undefined) h.authorization = authorization;
   Object.assign(h, {
     [http2.constants.HTTP2_HEADER_METHOD]: "POST",
     [http2.constants.HTTP2_HEADER_PATH]: `${base}/${method.parent.typeName}/${method.name}`,

@@ -5,6 +5,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jsonRpcTarget, type JsonRpcTarget } from "./jsonrpc.js";
+import { INPUT_LIMITS } from "../io/input-limits.js";
+import { sparseFile, tooLarge } from "../io/oversized.test-helper.js";
 import { closedPort } from "./test-servers.test-helper.js";
 
 // Zebra-like server: Basic auth from a cookie, connection closed with no body when the
@@ -134,14 +136,18 @@ describe("jsonrpc client", () => {
 
   test("a batch is one request, ids 0..n-1; its body is the array of answers as the server sent it", async () => {
     await withTarget(async (t) => {
-      const obs = await t.batch("getblock", [["1", 1], ["2", 1]]);
+      const obs = await t.batch("getblock", [
+        ["1", 1],
+        ["2", 1],
+      ]);
       expect(obs.fault).toBeUndefined();
       expect(JSON.parse(requests.at(-1)!.body)).toEqual([
         { jsonrpc: "2.0", id: 0, method: "getblock", params: ["1", 1] },
         { jsonrpc: "2.0", id: 1, method: "getblock", params: ["2", 1] },
       ]);
       expect(JSON.parse(Buffer.from(obs.body).toString("utf8"))).toEqual([
-        { jsonrpc: "2.0", result: "getblock", id: 1 }, { jsonrpc: "2.0", result: "getblock", id: 0 },
+        { jsonrpc: "2.0", result: "getblock", id: 1 },
+        { jsonrpc: "2.0", result: "getblock", id: 0 },
       ]);
       const single = await t.batch("nobatch", [[]]);
       expect(single.fault).toEqual({ kind: "wrong-id", detail: "answer to a batch is not an array (no batch support?)" });
@@ -172,6 +178,14 @@ describe("jsonrpc client", () => {
     const obs = await withTarget((t) => t.call("getinfo"), { url: base, auth: { kind: "cookie", cookieFile: gone } });
     expect(obs.fault?.kind).toBe("unreachable");
     expect(obs.fault?.detail).toContain("gone.cookie");
+  });
+
+  test("a cookie file over the size limit is an unreachable fault naming the file and the limit: nothing read, nothing sent", async () => {
+    const huge = sparseFile(join(dir, "huge.cookie"));
+    const sent = requests.length;
+    const obs = await withTarget((t) => t.call("getinfo"), { url: base, auth: { kind: "cookie", cookieFile: huge } });
+    expect(obs.fault).toEqual({ kind: "unreachable", detail: `cannot read cookie file ${huge}: ${tooLarge("the cookie file", INPUT_LIMITS.cookieFileBytes)}` });
+    expect(requests.length).toBe(sent);
   });
 
   test("user and password auth", async () => {

@@ -6,7 +6,7 @@
 //
 // Faults, checked in this order once a response arrived: http-status (≠ 200, body kept),
 // empty-body, content-type (not application/json or +json), invalid-json (including
-// invalid UTF-8), wrong-id (not an object whose id is the request's). Before a response:
+// invalid UTF-8; read by canon/json-tree.ts, bounded whatever the nesting), wrong-id (not an object whose id is the request's). Before a response:
 // unreachable (refused, DNS, TLS, unreadable cookie or CA file), timeout (deadlineMs),
 // empty-body (the connection closed with no reply; httpStatus 0), protocol (an answer
 // that is not HTTP). While reading: too-large (body over maxMessageBytes; the first
@@ -18,10 +18,15 @@ import { authorizationFor } from "./auth.js";
 import type { JsonRpcEndpoint } from "./endpoint.js";
 import type { Fault, JsonRpcObservation } from "./observation.js";
 import { isTlsError, nodeTlsOptions } from "./tls.js";
+import { ARRAY, kindOf, NUMBER, OBJECT, readError, readJson } from "../io/json-tree.js";
+import { lastMember, numberKey, textOf } from "../io/json-values.js";
 
 export const DEFAULT_JSONRPC_DEADLINE_MS = 30_000;
 /** Zebra's own response limit is 50 MiB; raw blocks at verbosity 0 stay far below. */
 export const DEFAULT_JSONRPC_MAX_BYTES = 64 * 1024 * 1024;
+
+/** How long a closing target waits, past the longest deadline, before it cuts its connections. */
+export const JSONRPC_CLOSE_GRACE_MS = 1_000;
 
 export interface JsonRpcCallOptions {
   /**
@@ -59,15 +64,7 @@ export interface JsonRpcTarget {
   abort(): Promise<void>;
 }
 
-const UNREACHABLE_CODES = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EADDRNOTAVAIL",
-  "UND_ERR_CONNECT_TIMEOUT",
-]);
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "UND_ERR_CONNECT_TIMEOUT"]);
 const CLOSED_CODES = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE", "UND_ERR_CLOSED"]);
 
 export function jsonRpcTarget(endpoint: JsonRpcEndpoint, defaults: JsonRpcTargetOptions = {}): JsonRpcTarget {
@@ -85,14 +82,22 @@ export function jsonRpcTarget(endpoint: JsonRpcEndpoint, defaults: JsonRpcTarget
     return agent;
   };
 
+  const inFlight = new Set<Promise<JsonRpcObservation>>();
+  const tracked = (p: Promise<JsonRpcObservation>): Promise<JsonRpcObservation> => {
+    inFlight.add(p);
+    const done = () => inFlight.delete(p);
+    p.then(done, done);
+    return p;
+  };
+
   function call(method: string, params: readonly unknown[] = [], callOpts: JsonRpcCallOptions = {}): Promise<JsonRpcObservation> {
     const id = callOpts.id ?? nextId++;
     // A param JSON cannot represent (bigint, cycle) is the caller's bug: this throws.
-    return post(method, JSON.stringify({ jsonrpc: "2.0", id, method, params: [...params] }), id, callOpts);
+    return tracked(post(method, JSON.stringify({ jsonrpc: "2.0", id, method, params: [...params] }), id, callOpts));
   }
 
   function batch(method: string, params: readonly (readonly unknown[])[], callOpts: JsonRpcCallOptions = {}): Promise<JsonRpcObservation> {
-    return post(method, JSON.stringify(params.map((p, id) => ({ jsonrpc: "2.0", id, method, params: [...p] }))), BATCH, callOpts);
+    return tracked(post(method, JSON.stringify(params.map((p, id) => ({ jsonrpc: "2.0", id, method, params: [...p] }))), BATCH, callOpts));
   }
 
   async function post(method: string, body: string, id: number | typeof BATCH, callOpts: JsonRpcCallOptions): Promise<JsonRpcObservation> {
@@ -131,9 +136,9 @@ export function jsonRpcTarget(endpoint: JsonRpcEndpoint, defaults: JsonRpcTarget
     try {
       headers = { ...lowerKeys(endpoint.headers), ...lowerKeys(opts.headers) };
       const authorization = await authorizationFor(endpoint.auth);
-      if (authorization !== undefined) headers["authorization"] = authorization;
+      if (authorization !== undefined) headers.authorization = authorization;
       headers["content-type"] = "application/json";
-      headers["accept"] = "application/json";
+      headers.accept = "application/json";
       dispatcher = getAgent();
     } catch (e) {
       return done({ kind: "unreachable", detail: (e as Error).message });
@@ -185,7 +190,21 @@ export function jsonRpcTarget(endpoint: JsonRpcEndpoint, defaults: JsonRpcTarget
     batch,
     close: async () => {
       // After abort() the agent is already gone; closing it again would throw.
-      if (agent && !agent.destroyed) await agent.close();
+      if (!agent || agent.destroyed) return;
+      // The calls in flight end by their deadlines; then a connection that will not
+      // close (a peer that stopped) is cut after JSONRPC_CLOSE_GRACE_MS.
+      await Promise.allSettled(inFlight);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = await Promise.race([
+        // A pool destroyed meanwhile (an interruption) has nothing left to close.
+        agent.close().then(
+          () => false,
+          () => false,
+        ),
+        new Promise<boolean>((r) => (timer = setTimeout(() => r(true), JSONRPC_CLOSE_GRACE_MS))),
+      ]);
+      clearTimeout(timer);
+      if (late && !agent.destroyed) await agent.destroy();
     },
     abort: async () => {
       await agent?.destroy();
@@ -203,19 +222,21 @@ function checkBody(obs: JsonRpcObservation, contentType: string | string[] | und
   if (!isJsonContentType(ct)) {
     return { kind: "content-type", detail: `content-type ${ct === undefined ? "missing" : JSON.stringify(ct)}, expected application/json` };
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(obs.body));
-  } catch (e) {
-    return { kind: "invalid-json", detail: (e as Error).message };
+  // Read as text, not with JSON.parse: an answer nested millions of levels deep costs a
+  // byte per level here (JSON.parse built every level), and a number is its literal.
+  const read = readJson(obs.body, 1);
+  if (!read.ok) return { kind: "invalid-json", detail: readError(read) };
+  const t = read.tree;
+  const root = kindOf(t, 0);
+  if (id === BATCH) return root === ARRAY ? undefined : { kind: "wrong-id", detail: "answer to a batch is not an array (no batch support?)" };
+  if (root !== OBJECT) return { kind: "wrong-id", detail: `answer is ${root === ARRAY ? "an array" : "not an object"}, not a reply to request id ${id}` };
+  // The last of repeated ids is the one JSON.parse and serde read.
+  const got = lastMember(t, 0, "id");
+  if (got === undefined) return { kind: "wrong-id", detail: `answer has no id, request id was ${id}` };
+  if (kindOf(t, got) !== NUMBER || numberKey(textOf(t, got)) !== numberKey(String(id))) {
+    const text = textOf(t, got);
+    return { kind: "wrong-id", detail: `answer id ${text.length > 60 ? `${text.slice(0, 59)}…` : text}, request id was ${id}` };
   }
-  if (id === BATCH) return Array.isArray(parsed) ? undefined : { kind: "wrong-id", detail: "answer to a batch is not an array (no batch support?)" };
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    return { kind: "wrong-id", detail: `answer is ${Array.isArray(parsed) ? "an array" : "not an object"}, not a reply to request id ${id}` };
-  }
-  if (!("id" in parsed)) return { kind: "wrong-id", detail: `answer has no id, request id was ${id}` };
-  const got = (parsed as { id: unknown }).id;
-  if (got !== id) return { kind: "wrong-id", detail: `answer id ${JSON.stringify(got)}, request id was ${id}` };
   return undefined;
 }
 

@@ -20,7 +20,8 @@ export type FaultKind =
   | "empty-body" // JSON-RPC answer with no body (Zebra's answer to a bad cookie)
   | "invalid-json" // JSON-RPC body that does not parse
   | "wrong-id" // JSON-RPC answer for another request id
-  | "protocol"; // anything else the transport rejected
+  | "protocol" // anything else the transport rejected; a peer that broke HTTP/2
+  | "unresponsive"; // not sent: the server timed out on several calls in a row before it
 
 export interface Fault {
   kind: FaultKind;

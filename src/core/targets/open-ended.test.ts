@@ -32,7 +32,8 @@ afterAll(async () => {
 
 const call = (opts: { quietMs?: number; deadlineMs?: number; mode?: string; cancelAfter?: number }) =>
   target.call(CompactTxStreamer.method.getMempoolStream, create(EmptySchema), {
-    deadlineMs: opts.deadlineMs ?? 5000, ...(opts.quietMs !== undefined ? { quietMs: opts.quietMs } : {}),
+    deadlineMs: opts.deadlineMs ?? 5000,
+    ...(opts.quietMs !== undefined ? { quietMs: opts.quietMs } : {}),
     ...(opts.cancelAfter !== undefined ? { cancelAfter: opts.cancelAfter } : {}),
     ...(opts.mode ? { headers: { "x-mode": opts.mode } } : {}),
   });
@@ -45,7 +46,10 @@ describe("open-ended streams", () => {
     expect(obs.fault).toBeUndefined();
     expect(obs.endedBy).toBe("quiet");
     expect(obs.code).toBe(GrpcCode.CANCELLED);
-    expect(obs.messages.map((m) => [...m])).toEqual([[1, 2, 3], [4, 5]]);
+    expect(obs.messages.map((m) => [...m])).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
     // The second message restarted the quiet period: not before 150 + 400 ms.
     expect(ms).toBeGreaterThanOrEqual(540);
   });

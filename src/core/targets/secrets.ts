@@ -80,7 +80,10 @@ const MASK_HEX = Buffer.from(MASK).toString("hex");
  * must be, or every character as \\uXXXX in either case), and percent-encoded.
  */
 function textForms(s: string): string[] {
-  const u = s.split("").map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+  const u = s
+    .split("")
+    .map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    .join("");
   return [s, JSON.stringify(s).slice(1, -1), u, u.toUpperCase().replaceAll("\\U", "\\u"), encodeURIComponent(s)];
 }
 

@@ -57,10 +57,7 @@ export type RawHandler = (stream: http2.ServerHttp2Stream, headers: http2.Incomi
  * Raw HTTP/2 server: the handler writes whatever bytes and headers the test wants. The
  * request body is drained so flow control never stalls the client's send.
  */
-export function startRawServer(
-  handler: RawHandler,
-  tls?: { key: Buffer; cert: Buffer },
-): Promise<TestServer> {
+export function startRawServer(handler: RawHandler, tls?: { key: Buffer; cert: Buffer }): Promise<TestServer> {
   const server = tls ? http2.createSecureServer({ key: tls.key, cert: tls.cert }) : http2.createServer();
   server.on("stream", (stream, headers) => {
     stream.on("error", () => undefined);
@@ -94,9 +91,7 @@ export function endWithStatus(stream: http2.ServerHttp2Stream, code: number, mes
 /** Port with nothing listening: bind, read the port, close. */
 export async function closedPort(): Promise<number> {
   const server = http2.createServer();
-  const { port } = await new Promise<AddressInfo>((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve(server.address() as AddressInfo)),
-  );
+  const { port } = await new Promise<AddressInfo>((resolve) => server.listen(0, "127.0.0.1", () => resolve(server.address() as AddressInfo)));
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }

@@ -10,7 +10,9 @@ import type { GrpcEndpoint } from "./endpoint.js";
 import { grpcTarget } from "./grpc.js";
 import { jsonRpcTarget } from "./jsonrpc.js";
 import { haveOpenssl, selfSignedCert } from "./self-signed.test-helper.js";
-import { endWithStatus, rawFrame, respondGrpc, startRawServer, type TestServer } from "./test-servers.test-helper.js";
+import { closedPort, endWithStatus, rawFrame, respondGrpc, startRawServer, type TestServer } from "./test-servers.test-helper.js";
+import { INPUT_LIMITS } from "../io/input-limits.js";
+import { sparseFile, tooLarge } from "../io/oversized.test-helper.js";
 
 const M = CompactTxStreamer.method;
 const answer = toBinary(BlockIDSchema, create(BlockIDSchema, { height: 9n, hash: new Uint8Array([1, 2]) }));
@@ -110,5 +112,28 @@ maybe("TLS with a throwaway self-signed certificate", () => {
     expect(bad.fault?.detail).toMatch(/self[- ]signed/i);
     expect((await call({ caFile })).fault).toBeUndefined();
     expect((await call({ insecureSkipVerify: true })).fault).toBeUndefined();
+  });
+});
+
+describe("an oversized caFile", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "zconform-tls-limit-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("a caFile over the size limit: an unreachable fault of that build naming the file and the limit, gRPC and JSON-RPC, before it is read", async () => {
+    const caFile = sparseFile(join(dir, "huge.pem"));
+    const url = `https://127.0.0.1:${await closedPort()}`;
+    const detail = `cannot read caFile ${caFile}: ${tooLarge("the CA file", INPUT_LIMITS.caFileBytes)}`;
+    const grpc = grpcTarget({ url, caFile });
+    const rpc = jsonRpcTarget({ url, caFile }, { deadlineMs: 5000 });
+    try {
+      expect((await grpc.call(M.getLatestBlock, create(ChainSpecSchema), { deadlineMs: 5000 })).fault).toEqual({ kind: "unreachable", detail });
+      expect((await rpc.call("getblockcount")).fault).toEqual({ kind: "unreachable", detail });
+    } finally {
+      await grpc.close();
+      await rpc.close();
+    }
   });
 });

@@ -3,7 +3,7 @@
 // of its built-in store, which is what a deployment with its own CA (or a self-signed
 // certificate) wants.
 
-import { readFileSync } from "node:fs";
+import { INPUT_LIMITS, InputTooLargeError, readInputBytes } from "../io/input-limits.js";
 import type { TlsSettings } from "./endpoint.js";
 
 export interface NodeTlsOptions {
@@ -12,14 +12,14 @@ export interface NodeTlsOptions {
   servername?: string;
 }
 
-/** Throws with the file name when the CA file cannot be read. */
+/** Throws with the file name when the CA file cannot be read or is over its size limit. */
 export function nodeTlsOptions(tls: TlsSettings): NodeTlsOptions {
   const out: NodeTlsOptions = { rejectUnauthorized: tls.insecureSkipVerify !== true };
   if (tls.caFile) {
     try {
-      out.ca = readFileSync(tls.caFile);
+      out.ca = readInputBytes(tls.caFile, INPUT_LIMITS.caFileBytes, "the CA file");
     } catch (e) {
-      throw new Error(`cannot read caFile ${tls.caFile}: ${(e as Error).message}`);
+      throw new Error(`cannot read caFile ${tls.caFile}: ${e instanceof InputTooLargeError ? e.reason : (e as Error).message}`);
     }
   }
   if (tls.serverName) out.servername = tls.serverName;

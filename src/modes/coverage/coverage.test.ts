@@ -12,7 +12,17 @@ const fixture = loadChainProfile("cases", "fixture");
 const chain: ChainProfile = { name: "t", network: "regtest", anchors: { tip: 10 }, dynamic: {} };
 
 function grpcCase(id: string, method: string, request: unknown): Case {
-  return { id: `${method}/${id}`, transport: "grpc", method, request, expect: { kind: "oracle" }, volatile: [], unordered: false, tags: [], source: { file: "t.yaml", line: 1 } };
+  return {
+    id: `${method}/${id}`,
+    transport: "grpc",
+    method,
+    request,
+    expect: { kind: "oracle" },
+    volatile: [],
+    unordered: false,
+    tags: [],
+    source: { file: "t.yaml", line: 1 },
+  };
 }
 
 describe("inventory", () => {
@@ -20,7 +30,14 @@ describe("inventory", () => {
     const inv = inventory(lightwalletProtocol);
     expect(inv.rpcs).toHaveLength(20);
     const paths = inv.fields.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(["BlockRange.start.hash", "BlockRange.poolTypes", "TransparentAddressBlockFilter.range.end.height", "GetMempoolTxRequest.exclude_txid_suffixes"]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "BlockRange.start.hash",
+        "BlockRange.poolTypes",
+        "TransparentAddressBlockFilter.range.end.height",
+        "GetMempoolTxRequest.exclude_txid_suffixes",
+      ]),
+    );
     expect(inv.fields.find((f) => f.path === "BlockID.hash")!.rpcs).toEqual(["GetBlock", "GetBlockNullifiers", "GetTreeState"]);
     expect(inv.enumValues.map((e) => e.name)).toEqual(expect.arrayContaining(["PoolType.IRONWOOD", "PoolType.POOL_TYPE_INVALID", "ShieldedProtocol.ironwood"]));
     expect(inv.jsonrpcMethods).toContain("getblock");
@@ -29,11 +46,15 @@ describe("inventory", () => {
 
 describe("coverageOf", () => {
   test("a field counts when set to a non-default value; enum values as the server receives them", () => {
-    const c = coverageOf([
-      grpcCase("a", "GetBlockRange", { start: { height: 0 }, end: { hash: "AQI=" }, poolTypes: ["IRONWOOD"] }),
-      grpcCase("b", "GetSubtreeRoots", { startIndex: 0 }),
-      grpcCase("c", "GetBlockRangeNullifiers", { end: { height: 2 } }),
-    ], chain, lightwalletProtocol);
+    const c = coverageOf(
+      [
+        grpcCase("a", "GetBlockRange", { start: { height: 0 }, end: { hash: "AQI=" }, poolTypes: ["IRONWOOD"] }),
+        grpcCase("b", "GetSubtreeRoots", { startIndex: 0 }),
+        grpcCase("c", "GetBlockRangeNullifiers", { end: { height: 2 } }),
+      ],
+      chain,
+      lightwalletProtocol,
+    );
     const set = (p: string) => c.fields.find((f) => f.path === p)!.cases;
     expect(set("BlockRange.start")).toBe(1);
     expect(set("BlockRange.start.height")).toBe(0); // 0 is the default: not exercised
@@ -48,11 +69,15 @@ describe("coverageOf", () => {
   });
 
   test("raw $wire requests count by what they decode to; undecodable ones only for their rpc", () => {
-    const c = coverageOf([
-      grpcCase("w", "GetBlock", { $wire: { $hex: "1202abcd" } }),
-      grpcCase("bad", "GetTreeState", { $wire: { $hex: "ff" } }),
-      grpcCase("s", "GetTaddressBalanceStream", [{ address: "t1x" }, { $wire: { $hex: "0a0174" } }]),
-    ], chain, lightwalletProtocol);
+    const c = coverageOf(
+      [
+        grpcCase("w", "GetBlock", { $wire: { $hex: "1202abcd" } }),
+        grpcCase("bad", "GetTreeState", { $wire: { $hex: "ff" } }),
+        grpcCase("s", "GetTaddressBalanceStream", [{ address: "t1x" }, { $wire: { $hex: "0a0174" } }]),
+      ],
+      chain,
+      lightwalletProtocol,
+    );
     expect(c.fields.find((f) => f.path === "BlockID.hash")!.byRpc).toEqual({ GetBlock: 1, GetBlockNullifiers: 0, GetTreeState: 0 });
     expect(c.undecodable).toBe(1);
     expect(c.rpcs.find((r) => r.name === "GetTreeState")!.cases).toBe(1);
@@ -69,7 +94,9 @@ describe("coverageOf", () => {
     const only = { ...grpcCase("y", "GetBlock", { height: 1 }), chains: ["elsewhere"] };
     const c = coverageOf([only], chain, lightwalletProtocol);
     expect(c.skipped).toEqual([{ id: "GetBlock/y", kind: "other-chains", reason: "only for chains elsewhere" }]);
-    expect(formatCoverage(c).join("\n")).toMatch(/0 not plannable, 1 for other chains only[\s\S]*cases declared for other chains:\n {2}GetBlock\/y: only for chains elsewhere/);
+    expect(formatCoverage(c).join("\n")).toMatch(
+      /0 not plannable, 1 for other chains only[\s\S]*cases declared for other chains:\n {2}GetBlock\/y: only for chains elsewhere/,
+    );
   });
 
   test("dynamic anchors plan at the profile's frozen block; without one they are missing", () => {
@@ -98,7 +125,11 @@ describe("the shipped corpus", () => {
   });
 
   test("without the cases of one rpc, that rpc is reported", () => {
-    const c = coverageOf(corpus.filter((x) => !(x.transport === "grpc" && x.method === "GetSubtreeRoots")), fixture, lightwalletProtocol);
+    const c = coverageOf(
+      corpus.filter((x) => !(x.transport === "grpc" && x.method === "GetSubtreeRoots")),
+      fixture,
+      lightwalletProtocol,
+    );
     expect(c.unexercised.rpcs).toEqual(["GetSubtreeRoots"]);
     expect(c.unexercised.fields).toEqual(expect.arrayContaining(["GetSubtreeRootsArg.maxEntries"]));
     expect(formatCoverage(c).join("\n")).toMatch(/rpcs without a case:\n {2}GetSubtreeRoots/);
@@ -121,12 +152,61 @@ describe("the shipped corpus", () => {
     expect(c.planned + c.skipped.length).toBe(corpus.length);
   });
 
+  test("each real version's JSON-RPC methods: how many of the corpus's it serves, from which source, and which it lacks", () => {
+    const c = coverageOf(corpus, fixture, {
+      ...lightwalletProtocol,
+      jsonRpcServedBy: [
+        { implementation: "zaino", version: "9.9.9", source: "a crate 1.0.0 src/rpc.rs Trait", methods: ["getinfo", "getblock", "not-in-the-corpus"] },
+        { implementation: "zebrad", version: "1.0.0", source: "another", methods: lightwalletProtocol.jsonRpcMethods },
+      ],
+    });
+    const all = lightwalletProtocol.jsonRpcMethods;
+    expect(c.jsonrpcServedBy).toEqual([
+      {
+        server: "zaino 9.9.9",
+        source: "a crate 1.0.0 src/rpc.rs Trait",
+        methods: 3,
+        ofCorpus: 2,
+        lacks: all.filter((m) => m !== "getinfo" && m !== "getblock"),
+      },
+      { server: "zebrad 1.0.0", source: "another", methods: all.length, ofCorpus: all.length, lacks: [] },
+    ]);
+    const text = formatCoverage(c).join("\n");
+    expect(text).toContain(
+      `JSON-RPC methods each server version serves (from its source):\n  zaino 9.9.9: 2/${all.length}, 3 in all (a crate 1.0.0 src/rpc.rs Trait); not getblockchaininfo, `,
+    );
+    // A version that serves them all lacks nothing, and says so by saying no more.
+    expect(text.split("\n")).toContain(`  zebrad 1.0.0: ${all.length}/${all.length} (another)`);
+  });
+
+  test("the lightwallet protocol names zainod 0.10.1's 28 methods, zainod 0.9.0's 27 and zebrad 7.0.0's, each with its crate", () => {
+    const served = coverageOf(corpus, fixture, lightwalletProtocol).jsonrpcServedBy;
+    expect(served.map((s) => [s.server, s.ofCorpus, s.lacks, s.source])).toEqual([
+      ["zaino 0.10.1", 28, ["getblockhash"], "zaino-serve 0.9.0 src/rpc/jsonrpc/service.rs ZcashIndexerRpc"],
+      ["zaino 0.9.0", 27, ["getaddressdeltas", "getblockhash"], "zaino-serve 0.7.0 src/rpc/jsonrpc/service.rs ZcashIndexerRpc"],
+      ["zebrad 7.0.0", 24, ["gettxoutsetinfo", "getblockdeltas", "getchaintips", "getspentinfo", "getaddressdeltas"], "zebra-rpc 19.0.0 src/methods.rs Rpc"],
+    ]);
+  });
+
   test("zconform coverage --json prints one stable object and exits 0", async () => {
     const lines: string[] = [];
     const code = await coverageCommand({ cases: "cases", json: true }, { stdout: (l) => lines.push(l), stderr: () => {} });
     expect(code).toBe(0);
     const out = JSON.parse(lines.join("\n"));
-    expect(Object.keys(out)).toEqual(["chain", "cases", "planned", "skipped", "atRunStart", "rpcs", "fields", "enumValues", "jsonrpcMethods", "unexercised", "undecodable"]);
+    expect(Object.keys(out)).toEqual([
+      "chain",
+      "cases",
+      "planned",
+      "skipped",
+      "atRunStart",
+      "rpcs",
+      "fields",
+      "enumValues",
+      "jsonrpcMethods",
+      "jsonrpcServedBy",
+      "unexercised",
+      "undecodable",
+    ]);
     expect(out.chain).toBe("fixture");
     expect(out.rpcs.map((r: { name: string }) => r.name)).toEqual(inventory(lightwalletProtocol).rpcs.map((r) => r.name));
     const again: string[] = [];

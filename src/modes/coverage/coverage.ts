@@ -1,5 +1,6 @@
 // Coverage of the protocol by a corpus: for each rpc, request field, enum value and
-// JSON-RPC method, how many cases exercise it, and which ones none does. Requests are
+// JSON-RPC method, how many cases exercise it, and which ones none does; and, where the
+// protocol says so, which of those methods each real server version serves. Requests are
 // planned with a chain profile's anchors exactly as a run would plan them, so a case
 // counts by the request a server would receive.
 
@@ -8,6 +9,7 @@ import { frozenAnchors, type ChainProfile } from "../../core/corpus/chain-profil
 import { planCases, type GrpcPlannedRequest } from "../../core/run/plan.js";
 import type { Protocol } from "../../core/run/protocol.js";
 import { inventory } from "./inventory.js";
+import { formatServed, servedCoverage, type JsonRpcServedBy, type ServedCoverage } from "./served.js";
 import { emptyExercised, walkRequest } from "./walk.js";
 
 export interface Coverage {
@@ -34,6 +36,8 @@ export interface Coverage {
   fields: { path: string; cases: number; byRpc: Record<string, number> }[];
   enumValues: { name: string; cases: number }[];
   jsonrpcMethods: { name: string; cases: number }[];
+  /** Per real server version the protocol names, which of the JSON-RPC methods it serves, read from its source. */
+  jsonrpcServedBy: ServedCoverage[];
   unexercised: {
     rpcs: string[];
     fields: string[];
@@ -46,11 +50,13 @@ export interface Coverage {
   undecodable: number;
 }
 
-export function coverageOf(cases: readonly Case[], chain: ChainProfile, protocol: Pick<Protocol, "service" | "jsonRpcMethods">): Coverage {
+export function coverageOf(cases: readonly Case[], chain: ChainProfile, protocol: Pick<Protocol, "service" | "jsonRpcMethods"> & JsonRpcServedBy): Coverage {
   const inv = inventory(protocol);
   const planned = planCases(cases, frozenAnchors(chain), chain.name, protocol);
   const withoutMempool = planCases(cases, frozenAnchors(chain, { mempool: false }), chain.name, protocol);
-  const mempoolAnchors = Object.entries(chain.dynamic).filter(([, kind]) => kind === "mempool_txid").map(([name]) => name);
+  const mempoolAnchors = Object.entries(chain.dynamic)
+    .filter(([, kind]) => kind === "mempool_txid")
+    .map(([name]) => name);
   const atRunStart = withoutMempool.flatMap((pc, i) => {
     const anchor = mempoolAnchors.find((a) => pc.skipped?.endsWith(`no anchor "${a}"`));
     return anchor && !planned[i]!.skipped ? [{ id: pc.case.id, anchor }] : [];
@@ -79,24 +85,32 @@ export function coverageOf(cases: readonly Case[], chain: ChainProfile, protocol
   const n = (key: string) => count.get(key) ?? 0;
   const rpcs = inv.rpcs.map((m) => ({ name: m.name, cases: n(`grpc ${m.name}`) }));
   const fields = inv.fields.map((f) => ({
-    path: f.path, cases: n(`field ${f.path}`),
+    path: f.path,
+    cases: n(`field ${f.path}`),
     byRpc: Object.fromEntries(f.rpcs.map((r) => [r, n(`field ${r} ${f.path}`)])),
   }));
   const enumValues = inv.enumValues.map((e) => ({ name: e.name, cases: n(`enum ${e.name}`) }));
   const jsonrpcMethods = inv.jsonrpcMethods.map((m) => ({ name: m, cases: n(`jsonrpc ${m}`) }));
   // A field only matters for an rpc that has cases at all; an rpc without any is listed once, above.
-  const fieldsByRpc = fields.flatMap((f) => Object.entries(f.byRpc)
-    .filter(([rpc, k]) => k === 0 && f.cases > 0 && n(`grpc ${rpc}`) > 0)
-    .map(([rpc]) => `${rpc} ${f.path}`));
+  const fieldsByRpc = fields.flatMap((f) =>
+    Object.entries(f.byRpc)
+      .filter(([rpc, k]) => k === 0 && f.cases > 0 && n(`grpc ${rpc}`) > 0)
+      .map(([rpc]) => `${rpc} ${f.path}`),
+  );
   return {
     chain: chain.name,
     cases: cases.length,
     planned: planned.length - skipped.length,
     skipped,
     ...(Object.keys(chain.dynamic).length > 0 && chain.frozenAt !== undefined && chain.frozenHash !== undefined
-      ? { frozenTip: { height: chain.frozenAt, hash: chain.frozenHash } } : {}),
+      ? { frozenTip: { height: chain.frozenAt, hash: chain.frozenHash } }
+      : {}),
     atRunStart,
-    rpcs, fields, enumValues, jsonrpcMethods,
+    rpcs,
+    fields,
+    enumValues,
+    jsonrpcMethods,
+    jsonrpcServedBy: servedCoverage(inv.jsonrpcMethods, protocol.jsonRpcServedBy ?? []),
     unexercised: {
       rpcs: rpcs.filter((r) => r.cases === 0).map((r) => r.name),
       fields: fields.filter((f) => f.cases === 0).map((f) => f.path),
@@ -119,19 +133,25 @@ export function formatCoverage(c: Coverage): string[] {
   return [
     `corpus coverage on chain ${c.chain}: ${c.cases} cases, ${c.planned} planned, ${unplannable.length} not plannable, ${elsewhere.length} for other chains only`,
     ...(c.frozenTip ? [`  the live tip is planned at the profile's frozen block ${c.frozenTip.height} (${c.frozenTip.hash}); a run asks the oracle`] : []),
-    ...(c.atRunStart.length > 0 ? [`  ${c.atRunStart.length} planned cases take a transaction from the oracle's mempool at run start; a run skips them, saying so, when it is empty`] : []),
+    ...(c.atRunStart.length > 0
+      ? [`  ${c.atRunStart.length} planned cases take a transaction from the oracle's mempool at run start; a run skips them, saying so, when it is empty`]
+      : []),
     `  gRPC rpcs          ${ratio(c.rpcs.length - u.rpcs.length, c.rpcs.length)}`,
     `  request fields     ${ratio(c.fields.length - u.fields.length, c.fields.length)}`,
     `  enum values        ${ratio(c.enumValues.length - u.enumValues.length, c.enumValues.length)}`,
     `  JSON-RPC methods   ${ratio(c.jsonrpcMethods.length - u.jsonrpcMethods.length, c.jsonrpcMethods.length)}`,
     ...section("cases not plannable on this chain (their fields are not counted)", unplannable),
     ...section("cases declared for other chains", elsewhere),
-    ...section("cases planned with a mempool transaction the run takes from the oracle", c.atRunStart.map((a) => `${a.id}: \${${a.anchor}}`)),
+    ...section(
+      "cases planned with a mempool transaction the run takes from the oracle",
+      c.atRunStart.map((a) => `${a.id}: \${${a.anchor}}`),
+    ),
     ...section("rpcs without a case", u.rpcs),
     ...section("request fields no case sets to a non-default value", u.fields),
     ...section("fields set for some rpcs but not these", u.fieldsByRpc),
     ...section("enum values no request carries", u.enumValues),
     ...section("JSON-RPC methods without a case", u.jsonrpcMethods),
+    ...section("JSON-RPC methods each server version serves (from its source)", formatServed(c.jsonrpcServedBy, c.jsonrpcMethods.length)),
     ...(c.undecodable > 0 ? ["", `${c.undecodable} raw request message(s) did not decode; they count for their rpc only`] : []),
   ];
 }

@@ -6,7 +6,7 @@
 // real build conforms (its answer is one the case allows), when a ledger entry names that
 // real build and that case; otherwise the emulation is wrong there and must be fixed.
 
-import { outlivedDeadline, PAST_DEADLINE } from "../../core/canon/grpc.js";
+import { bothEnforcedDeadline, outlivedDeadline, PAST_DEADLINE } from "../../core/canon/grpc.js";
 import { glob } from "../../core/corpus/glob.js";
 import type { Quirk } from "../../core/ledger/quirk.js";
 import type { Answer, CaseResult } from "../../core/results/result.js";
@@ -56,12 +56,11 @@ export interface Fidelity {
  */
 function ending(a: Answer, r: CaseResult): [string, string] {
   if (outlivedDeadline({ endedBy: a.endedBy, ok: a.status === "OK", ms: a.ms }, r.deadlineMs)) return [PAST_DEADLINE, ""];
-  // A deadline enforced has no one text: grpc-go sends its handler's or resets the stream, whichever comes first.
-  if (r.deadlineMs !== undefined && a.status === "DEADLINE_EXCEEDED") return [a.status, ""];
   return (r.openEnded === true && a.endedBy === "quiet") || a.endedBy === "cancelled" ? ["OK", ""] : [a.status, a.message];
 }
 
 function sameAnswer(a: Answer, b: Answer, r: CaseResult): boolean {
+  if (bothEnforcedDeadline(r.deadlineMs, a, b)) return true;
   const [sa, ma] = ending(a, r);
   const [sb, mb] = ending(b, r);
   if (sa !== sb || ma !== mb || a.hex.length !== b.hex.length) return false;
@@ -73,9 +72,14 @@ const summary = (a: Answer): AnswerSummary => ({ status: a.status, message: a.me
 
 /** Entries about this very build (selected by name) that list the case. */
 function namedFor(ledger: readonly Quirk[], r: CaseResult, real: string): string[] {
-  return ledger.filter((q) => q.builds.some((b) => b.names?.includes(real))
-    && (q.match.methods === undefined || q.match.methods.includes(r.method))
-    && (q.match.cases ?? []).some((p) => glob(p, r.caseId))).map((q) => q.id);
+  return ledger
+    .filter(
+      (q) =>
+        q.builds.some((b) => b.names?.includes(real)) &&
+        (q.match.methods === undefined || q.match.methods.includes(r.method)) &&
+        (q.match.cases ?? []).some((p) => glob(p, r.caseId)),
+    )
+    .map((q) => q.id);
 }
 
 function explanation(r: CaseResult, real: string, ledger: readonly Quirk[]): string[] | null {
@@ -107,7 +111,13 @@ export function fidelityOf(results: readonly CaseResult[], pair: FidelityPair, l
   }
   const sorted = [...rows.values()].sort((a, b) => a.method.localeCompare(b.method));
   const sum = (k: "cases" | "agree" | "differ" | "explained") => sorted.reduce((n, row) => n + row[k], 0);
-  const totals = { cases: sum("cases"), agree: sum("agree"), differ: sum("differ"), explained: sum("explained"), unexplained: sum("differ") - sum("explained") };
+  const totals = {
+    cases: sum("cases"),
+    agree: sum("agree"),
+    differ: sum("differ"),
+    explained: sum("explained"),
+    unexplained: sum("differ") - sum("explained"),
+  };
   return { pair, rows: sorted, differences, totals };
 }
 
@@ -117,12 +127,17 @@ export function renderFidelity(f: Fidelity): string[] {
   const lines = [
     `fidelity: ${f.pair.emulated} (emulated) against ${f.pair.real}`,
     `${"rpc".padEnd(w)}${"cases".padStart(6)}${"agree".padStart(7)}${"differ".padStart(8)}${"explained".padStart(11)}`,
-    ...f.rows.map((r) => `${r.method.padEnd(w)}${String(r.cases).padStart(6)}${String(r.agree).padStart(7)}${String(r.differ).padStart(8)}${String(r.explained).padStart(11)}`),
+    ...f.rows.map(
+      (r) =>
+        `${r.method.padEnd(w)}${String(r.cases).padStart(6)}${String(r.agree).padStart(7)}${String(r.differ).padStart(8)}${String(r.explained).padStart(11)}`,
+    ),
     `${"total".padEnd(w)}${String(f.totals.cases).padStart(6)}${String(f.totals.agree).padStart(7)}${String(f.totals.differ).padStart(8)}${String(f.totals.explained).padStart(11)}`,
   ];
   for (const d of f.differences) {
     const side = (a: AnswerSummary) => `${a.status}${a.message ? ` "${a.message.slice(0, 80)}"` : ""} (${a.messages} msg)`;
-    lines.push(`  ${d.caseId}: emulated ${side(d.emulated)} · real ${side(d.real)} · ${d.explainedBy ? `explained by ${d.explainedBy.join(", ")}` : "UNEXPLAINED"}`);
+    lines.push(
+      `  ${d.caseId}: emulated ${side(d.emulated)} · real ${side(d.real)} · ${d.explainedBy ? `explained by ${d.explainedBy.join(", ")}` : "UNEXPLAINED"}`,
+    );
   }
   return lines;
 }

@@ -47,7 +47,8 @@ export async function runFidelity(o: FidelityRunOptions): Promise<FidelityRun> {
   // the same field of builds as any demo run.
   const net = await startFixtureNetwork({ profiles: PROFILE_NAMES });
   try {
-    const real = await startRealServers(net);
+    // Steady state: fidelity compares the emulation with the servers' steady answers (their cold start is the ledger's).
+    const real = await startRealServers(net, { steady: true });
     try {
       const pairs = real.servers.flatMap((s) => {
         const profile = profileFor(s.pin);
@@ -62,8 +63,17 @@ export async function runFidelity(o: FidelityRunOptions): Promise<FidelityRun> {
       };
       const chain: ChainProfile = { name: "fixture", network: net.model.network.name, anchors: net.anchors, dynamic: {} };
       const session = await runSession({
-        config, cases: o.cases, chain, ledger: o.ledger, reporters: o.reporters ?? [], protocol: lightwalletProtocol,
-        allowStale: true, ...(o.signal ? { signal: o.signal } : {}), ...(o.goldenRoot ? { drift: goldenDrift(lightwalletProtocol, o.goldenRoot, chain.name, new Set(config.builds.filter((b) => b.emulated).map((b) => b.name))) } : {}),
+        config,
+        cases: o.cases,
+        chain,
+        ledger: o.ledger,
+        reporters: o.reporters ?? [],
+        protocol: lightwalletProtocol,
+        allowStale: true,
+        ...(o.signal ? { signal: o.signal } : {}),
+        ...(o.goldenRoot
+          ? { drift: goldenDrift(lightwalletProtocol, o.goldenRoot, chain.name, new Set(config.builds.filter((b) => b.emulated).map((b) => b.name))) }
+          : {}),
       });
       return {
         fidelities: pairs.map((p) => fidelityOf(session.results, p, o.ledger)),

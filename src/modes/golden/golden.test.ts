@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { Ajv } from "ajv";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,8 +10,10 @@ import { DEFAULT_LIMITS, type RunConfig } from "../../core/targets/config.js";
 import { driftOf, goldenDrift } from "./drift.js";
 import { goldenRecorder } from "./recorder.js";
 import { goldenAnswers, goldenOf, goldenPath, writeGolden } from "./store.js";
+import { PROVENANCE_FILE, readProvenance } from "./provenance.js";
 import type { Answer, CaseResult } from "../../core/results/result.js";
 import { lightwalletProtocol } from "../../zcash/protocol.js";
+import { parseLedger, type Quirk } from "../../core/ledger/quirk.js";
 
 const CASES = join(import.meta.dirname, "..", "..", "..", "cases");
 // Methods where the ztreamer-v0.1.0 profile differs from the reference only in the subtree hashes' byte order.
@@ -29,29 +32,48 @@ describe("goldens", () => {
   });
 
   /** A run where build "under-test" is served by the given profile. */
-  const run = (profile: "reference" | "ztreamer-v0.1.0", opts: { record?: boolean; golden?: boolean }) => {
+  const run = (profile: "reference" | "ztreamer-v0.1.0", opts: { record?: boolean; golden?: boolean; ledger?: Quirk[] }) => {
     const build = net.builds().find((b) => b.name === profile)!;
     const reference = net.builds().find((b) => b.name === "reference")!;
     const config: RunConfig = {
-      file: "(test)", chain: "fixture", defaults: DEFAULT_LIMITS,
+      file: "(test)",
+      chain: "fixture",
+      defaults: DEFAULT_LIMITS,
       oracle: { jsonrpc: { url: net.jsonrpc, auth: { kind: "cookie", cookieFile: net.cookie } }, source: { file: "(test)", line: 0 } },
       // The JSON-RPC side of the build stays the reference's, so only the gRPC answers change.
       builds: [{ ...build, name: "under-test", ...(reference.jsonrpc ? { jsonrpc: reference.jsonrpc } : {}) }],
     };
     const recorder = opts.record ? goldenRecorder(dir, "fixture") : undefined;
     return runSession({
-      config, cases, ledger: [], reporters: recorder ? [recorder] : [], protocol: lightwalletProtocol,
+      config,
+      cases,
+      ledger: opts.ledger ?? [],
+      reporters: recorder ? [recorder] : [],
+      protocol: lightwalletProtocol,
       chain: { name: "fixture", network: net.model.network.name, anchors: net.anchors, dynamic: {} },
       ...(opts.golden ? { drift: goldenDrift(lightwalletProtocol, dir, "fixture") } : {}),
     });
   };
 
-  test("recording writes one stable file per case and build; replaying an unchanged build shows no drift", async () => {
+  test("recording writes one stable file per case and build, and where they came from; replaying an unchanged build shows no drift", async () => {
     await run("reference", { record: true });
-    const files = readdirSync(join(dir, "fixture", "under-test"), { recursive: true }).filter((f) => String(f).endsWith(".json"));
+    const files = readdirSync(join(dir, "fixture", "under-test"), { recursive: true }).filter((f) => String(f).endsWith(".json") && f !== PROVENANCE_FILE);
     expect(files).toHaveLength(cases.length);
     const one = goldenPath(dir, "fixture", "under-test", "GetLatestBlock/tip");
     expect(JSON.parse(readFileSync(one, "utf8"))).toMatchObject({ caseId: "GetLatestBlock/tip", build: "under-test", status: "OK" });
+    const recorded = readProvenance(join(dir, "fixture", "under-test"))!;
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(
+      JSON.parse(readFileSync(join(CASES, "..", "schemas", "recorded.schema.json"), "utf8")),
+    );
+    expect(validate(recorded) ? [] : validate.errors).toEqual([]);
+    expect(recorded.recordings).toHaveLength(1);
+    expect(recorded.recordings[0]).toMatchObject({
+      tool: { name: "zconform" },
+      chain: "fixture",
+      build: { name: "under-test", implementation: "other", emulated: false, profile: "reference", pin: null },
+    });
+    expect(recorded.recordings[0]!.partial).toBeUndefined();
+    expect(recorded.recordings[0]!.cases).toEqual(cases.map((c) => c.id).sort());
     const replay = await run("reference", { golden: true });
     expect(replay.summary.drifted).toBe(0);
     expect(replay.summary.unrecorded).toBe(0);
@@ -62,7 +84,8 @@ describe("goldens", () => {
     const replay = await run("ztreamer-v0.1.0", { golden: true });
     // Ztreamer also refuses a maxEntries above 65535: that case drifts as a refusal, not by byte order.
     const refused = "GetSubtreeRoots/sapling-max-entries-65537";
-    const drifted = replay.results.filter((r) => r.caseId !== refused)
+    const drifted = replay.results
+      .filter((r) => r.caseId !== refused)
       .flatMap((r) => (r.drift ?? []).filter((d) => d.status === "changed").map((d) => ({ caseId: r.caseId, d })));
     expect(replay.results.find((r) => r.caseId === refused)?.drift?.[0]?.divergences.map((x) => x.kind)).toContain("error-vs-ok");
     expect(drifted.length).toBeGreaterThan(0);
@@ -74,6 +97,45 @@ describe("goldens", () => {
     expect(drifted.map((x) => x.caseId).sort()).toEqual(subtreeCasesWithRoots.sort());
     expect(replay.exitCode).toBe(1);
   }, 60_000);
+
+  // An entry covering every divergence the Ztreamer profile shows, as a ledger file would declare it.
+  const entryFor = (r: Awaited<ReturnType<typeof run>>, intermittent: boolean): Quirk[] => {
+    const ds = r.results.flatMap((c) => c.divergences);
+    const entry = {
+      id: "ztreamer-differs",
+      title: "t",
+      kind: [...new Set(ds.map((d) => d.kind))],
+      builds: [{ names: ["under-test"] }],
+      match: { methods: [...new Set(ds.map((d) => d.method))], path: [...new Set(ds.map((d) => d.path))] },
+      ...(intermittent ? { intermittent: "only after a restart" } : {}),
+      reference: "r",
+      status: "open",
+    };
+    return parseLedger(JSON.stringify({ quirks: [entry] }), "(test ledger)");
+  };
+
+  test("an answer whose every divergence is an intermittent entry is not compared with its golden; a steady entry's still is", async () => {
+    const plain = await run("ztreamer-v0.1.0", { golden: true });
+    const changed = (r: Awaited<ReturnType<typeof run>>) =>
+      r.results
+        .filter((c) => (c.drift ?? []).some((d) => d.status === "changed"))
+        .map((c) => c.caseId)
+        .sort();
+    const diverged = plain.results
+      .filter((c) => c.divergences.length > 0)
+      .map((c) => c.caseId)
+      .sort();
+    expect(diverged.length).toBeGreaterThan(0);
+    expect(changed(plain)).toEqual(expect.arrayContaining(diverged));
+
+    const steady = await run("ztreamer-v0.1.0", { golden: true, ledger: entryFor(plain, false) });
+    expect(steady.results.flatMap((c) => c.divergences).every((d) => d.quirk === "ztreamer-differs")).toBe(true);
+    expect(changed(steady)).toEqual(changed(plain));
+
+    const intermittent = await run("ztreamer-v0.1.0", { golden: true, ledger: entryFor(plain, true) });
+    expect(intermittent.results.flatMap((c) => c.divergences).every((d) => d.quirk === "ztreamer-differs")).toBe(true);
+    expect(changed(intermittent)).toEqual(changed(plain).filter((id) => !diverged.includes(id)));
+  }, 90_000);
 });
 
 describe("golden folders", () => {
@@ -89,12 +151,30 @@ describe("what goldens keep and compare", () => {
   const dir = mkdtempSync(join(tmpdir(), "zconform-golden-sides-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const answer = (side: string, result: unknown): Answer => ({
-    side, transport: "jsonrpc", status: "OK", code: null, message: "", count: 1, wireBytes: 0, ms: 1,
+    side,
+    transport: "jsonrpc",
+    status: "OK",
+    code: null,
+    message: "",
+    count: 1,
+    wireBytes: 0,
+    ms: 1,
     hex: [Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, result })).toString("hex")],
   });
   const result = (build: Answer, oracle: Answer, wallClock?: string[]): CaseResult => ({
-    caseId: "getrawmempool/verbose-true", method: "getrawmempool", transport: "jsonrpc", expect: "oracle", tags: [], source: "t:1",
-    answers: [build, answer("reference", 0)], oracle, divergences: [], volatile: [], excluded: [], unordered: false, patches: [],
+    caseId: "getrawmempool/verbose-true",
+    method: "getrawmempool",
+    transport: "jsonrpc",
+    expect: "oracle",
+    tags: [],
+    source: "t:1",
+    answers: [build, answer("reference", 0)],
+    oracle,
+    divergences: [],
+    volatile: [],
+    excluded: [],
+    unordered: false,
+    patches: [],
     ...(wallClock ? { wallClock } : {}),
   });
   const mempool = (time: number, size: number) => ({ ab: { time, size }, cd: { time, size } });
@@ -108,10 +188,12 @@ describe("what goldens keep and compare", () => {
   test("a wall-clock path is not compared with the golden; any other change is drift", () => {
     const sides = new Set(["oracle"]);
     writeGolden(goldenPath(dir, "regtest", "oracle", "getrawmempool/verbose-true"), goldenOf("getrawmempool/verbose-true", answer("oracle", mempool(100, 5))));
-    const later = (m: unknown, wallClock?: string[]) => driftOf(result(answer("x", 0), answer("oracle", m), wallClock), lightwalletProtocol, dir, "regtest", new Set(), sides);
+    const later = (m: unknown, wallClock?: string[]) =>
+      driftOf(result(answer("x", 0), answer("oracle", m), wallClock), lightwalletProtocol, dir, "regtest", new Set(), sides);
     expect(later(mempool(200, 5), ["result[*].time"]).map((d) => d.status)).toEqual(["unchanged"]);
     expect(later(mempool(200, 5)).map((d) => d.status)).toEqual(["changed"]);
-    expect(later(mempool(200, 6), ["result[*].time"]).map((d) => [d.status, d.divergences.map((x) => x.path)])).toEqual([["changed", ["result.ab.size", "result.cd.size"]]]);
+    expect(later(mempool(200, 6), ["result[*].time"]).map((d) => [d.status, d.divergences.map((x) => x.path)])).toEqual([
+      ["changed", ["result.ab.size", "result.cd.size"]],
+    ]);
   });
 });
-

@@ -2,7 +2,8 @@
 // with stable names and a layout that reads well in a git diff (one message per line
 // pair: its exact bytes as hex, and its decoded JSON). Written atomically.
 
-import { existsSync, readFileSync } from "node:fs";
+import { INPUT_LIMITS, readInput } from "../../core/io/input-limits.js";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { JsonValue } from "@bufbuild/protobuf";
 import { writeFileAtomic } from "../../core/io/atomic-write.js";
@@ -38,9 +39,14 @@ export function buildFolder(build: string, emulated = false): string {
   return emulated ? join("emulated", name) : name;
 }
 
+/** golden/<chain>/<build>: the folder of one build's goldens, where RECORDED.json says where they came from. */
+export function buildDir(root: string, chain: string, build: string, emulated = false): string {
+  return join(root, safe(chain), buildFolder(build, emulated));
+}
+
 /** golden/<chain>/<build>/<Method>/<case>.json; case ids are "<Method>/<name>". */
 export function goldenPath(root: string, chain: string, build: string, caseId: string, emulated = false): string {
-  return join(root, safe(chain), buildFolder(build, emulated), ...caseId.split("/").map(safe)) + ".json";
+  return join(buildDir(root, chain, build, emulated), ...caseId.split("/").map(safe)) + ".json";
 }
 
 export function goldenOf(caseId: string, a: Answer): Golden {
@@ -73,7 +79,7 @@ export function writeGolden(path: string, g: Golden): void {
 
 export function readGolden(path: string): Golden | undefined {
   if (!existsSync(path)) return undefined;
-  const g = JSON.parse(readFileSync(path, "utf8")) as Golden;
+  const g = JSON.parse(readInput(path, path, INPUT_LIMITS.goldenBytes, "the golden")) as Golden;
   if (g.format !== GOLDEN_FORMAT) throw new Error(`${path}: golden format ${g.format}, this zconform reads format ${GOLDEN_FORMAT}`);
   return g;
 }
@@ -86,7 +92,14 @@ export function observationOf(g: Golden, method: string): Observation {
     return { transport: "jsonrpc", method, httpStatus: 200, body: bytes[0] ?? new Uint8Array(), wireBytes: bytes[0]?.length ?? 0, timing };
   }
   return {
-    transport: "grpc", method, code: g.code ?? 0, message: g.message, messages: bytes,
-    headers: {}, trailers: {}, wireBytes: bytes.reduce((n, b) => n + b.length, 0), timing,
+    transport: "grpc",
+    method,
+    code: g.code ?? 0,
+    message: g.message,
+    messages: bytes,
+    headers: {},
+    trailers: {},
+    wireBytes: bytes.reduce((n, b) => n + b.length, 0),
+    timing,
   };
 }

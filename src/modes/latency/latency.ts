@@ -75,8 +75,19 @@ export interface LatencyResult {
 
 function timing(build: string, spec: ProbeSpec, t: Awaited<ReturnType<typeof timeCalls>>): RpcTiming {
   return {
-    build, rpc: spec.rpc.name, request: spec.requestJson, stats: statsOf(t.samples), histogram: histogram(t.samples),
-    plateauShare: plateauShare(t.samples), baselineMs: null, baselineOf: null, warmupMs: t.warmupMs, errors: t.errors, statuses: t.statuses, answerBytes: t.answerBytes, samples: t.samples,
+    build,
+    rpc: spec.rpc.name,
+    request: spec.requestJson,
+    stats: statsOf(t.samples),
+    histogram: histogram(t.samples),
+    plateauShare: plateauShare(t.samples),
+    baselineMs: null,
+    baselineOf: null,
+    warmupMs: t.warmupMs,
+    errors: t.errors,
+    statuses: t.statuses,
+    answerBytes: t.answerBytes,
+    samples: t.samples,
     holds: t.holds,
   };
 }
@@ -91,7 +102,9 @@ export async function runLatency(o: LatencyOptions): Promise<LatencyResult> {
   const probeBuild = async (b: LatencyBuild) => {
     const timings: RpcTiming[] = [];
     for (const spec of o.probes) timings.push(told(timing(b.name, spec, await timeCalls(b.target, spec, o.calls, o.warmup)), false));
-    const control = o.control ? told(timing(b.name, o.control, await timeCalls(b.target, o.control, Math.min(o.calls, 50), Math.min(o.warmup, 2))), true) : undefined;
+    const control = o.control
+      ? told(timing(b.name, o.control, await timeCalls(b.target, o.control, Math.min(o.calls, 50), Math.min(o.warmup, 2))), true)
+      : undefined;
     return { timings, control };
   };
   const perBuild: Awaited<ReturnType<typeof probeBuild>>[] = [];
@@ -105,13 +118,29 @@ export async function runLatency(o: LatencyOptions): Promise<LatencyResult> {
     const ref = o.reference ? timings.find((r) => r.build === o.reference && r.rpc === t.rpc) : undefined;
     const c = controls.find((x) => x.build === t.build);
     const control: Control | undefined = c
-      ? { build: c.build, stats: c.stats, p10: percentile([...c.samples].sort((a, b) => a - b), 10), answerBytes: c.answerBytes, ok: c.errors === 0 }
+      ? {
+          build: c.build,
+          stats: c.stats,
+          p10: percentile(
+            [...c.samples].sort((a, b) => a - b),
+            10,
+          ),
+          answerBytes: c.answerBytes,
+          ok: c.errors === 0,
+        }
       : undefined;
     const base = baseline(asTimed(t), ref ? asTimed(ref) : undefined, control);
     if (base) Object.assign(t, { baselineMs: base.floorMs, baselineOf: `p10 of ${base.what}`, plateauShare: plateauShare(t.samples, base.floorMs) });
     const d = detectPlateau(asTimed(t), ref ? asTimed(ref) : undefined, control);
     if (!d) continue;
-    divergences.push({ ...d, caseId: `latency.${t.rpc}`, method: t.rpc, transport: "grpc", build: t.build, quirk: o.classify ? o.classify(d, t.build, t.rpc) : null });
+    divergences.push({
+      ...d,
+      caseId: `latency.${t.rpc}`,
+      method: t.rpc,
+      transport: "grpc",
+      build: t.build,
+      quirk: o.classify ? o.classify(d, t.build, t.rpc) : null,
+    });
   }
   return { timings, controls, divergences };
 }

@@ -82,7 +82,7 @@ export interface Baseline {
 }
 
 export function baseline(t: TimedRpc, reference: TimedRpc | undefined, control: Control | undefined): Baseline | undefined {
-  if (control && control.ok && control.answerBytes >= 1400 && control.stats.p50 < FAST_MS) {
+  if (control?.ok && control.answerBytes >= 1400 && control.stats.p50 < FAST_MS) {
     return { side: t.build, ms: control.stats.p50, floorMs: control.p10, what: `its own ${control.answerBytes}-byte GetBlock answers` };
   }
   if (reference && reference.build !== t.build && judged(reference) && reference.stats.p50 < FAST_MS) {
@@ -97,7 +97,11 @@ export function floorShare(samples: readonly number[], baseMs: number): number {
   return samples.filter((v) => v - baseMs >= FLOOR_MS).length / samples.length;
 }
 
-const p10 = (xs: readonly number[]) => percentile([...xs].sort((a, b) => a - b), 10);
+const p10 = (xs: readonly number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    10,
+  );
 
 /** Whether the calls sit on the plateau above `baseMs`, the time held inside their answers. */
 export function onPlateau(samples: readonly number[], holds: readonly number[], baseMs: number): boolean {
@@ -121,10 +125,16 @@ export function detectPlateau(t: TimedRpc, reference: TimedRpc | undefined, cont
   if (!onPlateau(t.samples, t.holds, base.floorMs)) return undefined;
   const floor = floorShare(t.samples, base.floorMs);
   const band = plateauShare(t.samples, base.floorMs);
-  return latencyDivergence("p50", base.side, t.build, base.ms, t.stats.p50,
+  return latencyDivergence(
+    "p50",
+    base.side,
+    t.build,
+    base.ms,
+    t.stats.p50,
     `${t.rpc} p50 ${fmt(t.stats.p50)} ms vs ${fmt(base.ms)} ms for ${base.what} (p10 ${fmt(base.floorMs)} ms): ` +
-    `${Math.round(100 * floor)}% of ${t.samples.length} calls took ` +
-    `${FLOOR_MS} ms or more longer (${Math.round(100 * band)}% ${PLATEAU_LOW_MS}-${PLATEAU_HIGH_MS} ms longer), ` +
-    `held ${fmt(p10(t.holds))} ms (p10) between the answer's first byte and its end, ` +
-    "the plateau of TCP_NODELAY off on one side and delayed ACKs on the other");
+      `${Math.round(100 * floor)}% of ${t.samples.length} calls took ` +
+      `${FLOOR_MS} ms or more longer (${Math.round(100 * band)}% ${PLATEAU_LOW_MS}-${PLATEAU_HIGH_MS} ms longer), ` +
+      `held ${fmt(p10(t.holds))} ms (p10) between the answer's first byte and its end, ` +
+      "the plateau of TCP_NODELAY off on one side and delayed ACKs on the other",
+  );
 }

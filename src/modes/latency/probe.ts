@@ -74,7 +74,7 @@ export async function timeCalls(target: GrpcTarget, spec: ProbeSpec, calls: numb
     const status = obs.fault ? `${grpcCodeName(obs.code)} (${obs.fault.kind})` : grpcCodeName(obs.code);
     out.statuses[status] = (out.statuses[status] ?? 0) + 1;
     if (obs.code !== 0) out.errors++;
-    out.answerBytes = obs.code === 0 ? obs.messages[0]?.length ?? 0 : 0;
+    out.answerBytes = obs.code === 0 ? (obs.messages[0]?.length ?? 0) : 0;
   }
   return out;
 }

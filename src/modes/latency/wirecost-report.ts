@@ -22,7 +22,8 @@ export function wireCostReport(rows: WireRow[], skipped: string[], c: EnvelopeCo
 const ms = (v: number) => (Number.isNaN(v) ? "-" : v < 0.1 ? v.toFixed(4) : v < 10 ? v.toFixed(3) : v.toFixed(1));
 
 function requestText(r: WireRow): string {
-  if (r.transport === "jsonrpc") return `${r.call} ${(r.request as unknown[]).map((p) => (typeof p === "string" && p.length > 16 ? `${p.slice(0, 8)}…` : String(p))).join(" ")}`;
+  if (r.transport === "jsonrpc")
+    return `${r.call} ${(r.request as unknown[]).map((p) => (typeof p === "string" && p.length > 16 ? `${p.slice(0, 8)}…` : String(p))).join(" ")}`;
   return r.call;
 }
 
@@ -36,13 +37,28 @@ export function wireCostLines(r: WireCostReport): string[] {
     const table = [["build", "transport", "request", "status", "bytes", "vs gRPC", "call ms", "decode ms", "decoded into"]];
     for (const x of rows) {
       const grpc = rows.find((g) => g.build === x.build && g.transport === "grpc" && g.status === "OK");
-      table.push([x.build, x.transport === "grpc" ? "gRPC" : "JSON-RPC", requestText(x), x.status, x.wireBytes.toLocaleString("en-US"),
-        grpc && grpc.wireBytes > 0 ? `${(x.wireBytes / grpc.wireBytes).toFixed(2)}x` : "-", ms(x.callMs), ms(x.decodeMs),
-        x.decodeError ? `does not decode: ${x.decodeError}` : x.decodedInto]);
+      table.push([
+        x.build,
+        x.transport === "grpc" ? "gRPC" : "JSON-RPC",
+        requestText(x),
+        x.status,
+        x.wireBytes.toLocaleString("en-US"),
+        grpc && grpc.wireBytes > 0 ? `${(x.wireBytes / grpc.wireBytes).toFixed(2)}x` : "-",
+        ms(x.callMs),
+        ms(x.decodeMs),
+        x.decodeError ? `does not decode: ${x.decodeError}` : x.decodedInto,
+      ]);
     }
     const widths = table[0]!.map((_, i) => Math.max(...table.map((t) => t[i]!.length)));
     const right = new Set([4, 5, 6, 7]);
-    for (const t of table) out.push("  " + t.map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd());
+    for (const t of table)
+      out.push(
+        "  " +
+          t
+            .map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+            .join("  ")
+            .trimEnd(),
+      );
   }
   for (const s of r.skipped) out.push(`skipped ${s}`);
   if (r.rows.length === 0) out.push("", "No build serves both gRPC and JSON-RPC: nothing to compare.");

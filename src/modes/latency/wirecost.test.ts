@@ -21,8 +21,13 @@ describe("wire cost per transport (fixture)", () => {
   test("every pair is measured on every build serving both transports, with bytes and decode times", async () => {
     const { rows, skipped } = await runWireCost(builds, net.anchors, 2);
     expect(skipped).toEqual([]);
-    expect(rows.map((r) => `${r.build} ${r.call}`)).toEqual(["reference", "zaino-0.10.1"].flatMap((b) =>
-      ["GetBlock", "getblock", "getblock", "GetTransaction", "getrawtransaction", "getrawtransaction", "GetTreeState", "z_gettreestate"].map((c) => `${b} ${c}`)));
+    expect(rows.map((r) => `${r.build} ${r.call}`)).toEqual(
+      ["reference", "zaino-0.10.1"].flatMap((b) =>
+        ["GetBlock", "getblock", "getblock", "GetTransaction", "getrawtransaction", "getrawtransaction", "GetTreeState", "z_gettreestate"].map(
+          (c) => `${b} ${c}`,
+        ),
+      ),
+    );
     const ref = rows.filter((r) => r.build === "reference");
     expect(ref.every((r) => r.status === "OK" && r.wireBytes > 0 && Number.isFinite(r.decodeMs) && r.callMs > 0)).toBe(true);
     // The full block as hex is far larger than its compact form.

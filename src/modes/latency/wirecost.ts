@@ -40,12 +40,18 @@ export interface WireItem {
   variants: Variant[];
 }
 
-const grpcDecode = (schema: DescMessage): Decoder => (b) => fromBinary(schema, b);
+const grpcDecode =
+  (schema: DescMessage): Decoder =>
+  (b) =>
+    fromBinary(schema, b);
 const jsonResult = (b: Uint8Array) => (JSON.parse(Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("utf8")) as { result?: unknown }).result;
 /** The result as bytes from hex; a build that answers an object here (Zaino's verbose 0) does not decode. */
 const hexResult = (b: Uint8Array): Uint8Array => {
   const r = jsonResult(b);
-  if (typeof r !== "string") throw new Error(`the result is ${r === null ? "null" : Array.isArray(r) ? "an array" : `a${typeof r === "object" ? "n object" : ` ${typeof r}`}`}, not hex`);
+  if (typeof r !== "string")
+    throw new Error(
+      `the result is ${r === null ? "null" : Array.isArray(r) ? "an array" : `a${typeof r === "object" ? "n object" : ` ${typeof r}`}`}, not hex`,
+    );
   return hexToBytes(r);
 };
 
@@ -54,15 +60,33 @@ export const WIRE_ITEMS: readonly WireItem[] = [
     data: "block ${block_many_txs}",
     variants: [
       { transport: "grpc", call: "GetBlock", request: { height: "${block_many_txs}" }, decodedInto: "CompactBlock", decode: grpcDecode(CompactBlockSchema) },
-      { transport: "jsonrpc", call: "getblock", request: ["${block_many_txs|str}", 0], decodedInto: "full block (hex → decoded block)", decode: (b) => decodeBlock(hexResult(b)) },
+      {
+        transport: "jsonrpc",
+        call: "getblock",
+        request: ["${block_many_txs|str}", 0],
+        decodedInto: "full block (hex → decoded block)",
+        decode: (b) => decodeBlock(hexResult(b)),
+      },
       { transport: "jsonrpc", call: "getblock", request: ["${block_many_txs|str}", 1], decodedInto: "block object (txids only)", decode: jsonResult },
     ],
   },
   {
     data: "transaction ${txid_sapling_v4}",
     variants: [
-      { transport: "grpc", call: "GetTransaction", request: { hash: "${txid_sapling_v4|le}" }, decodedInto: "RawTransaction → decoded transaction", decode: (b) => decodeTransaction(fromBinary(RawTransactionSchema, b).data) },
-      { transport: "jsonrpc", call: "getrawtransaction", request: ["${txid_sapling_v4}", 0], decodedInto: "hex → decoded transaction", decode: (b) => decodeTransaction(hexResult(b)) },
+      {
+        transport: "grpc",
+        call: "GetTransaction",
+        request: { hash: "${txid_sapling_v4|le}" },
+        decodedInto: "RawTransaction → decoded transaction",
+        decode: (b) => decodeTransaction(fromBinary(RawTransactionSchema, b).data),
+      },
+      {
+        transport: "jsonrpc",
+        call: "getrawtransaction",
+        request: ["${txid_sapling_v4}", 0],
+        decodedInto: "hex → decoded transaction",
+        decode: (b) => decodeTransaction(hexResult(b)),
+      },
       { transport: "jsonrpc", call: "getrawtransaction", request: ["${txid_sapling_v4}", 1], decodedInto: "transaction object", decode: jsonResult },
     ],
   },
@@ -94,7 +118,7 @@ export interface WireRow {
 
 /** Median ms of `fn`, each sample a loop of enough runs to last about 2 ms, after ~20 ms of warm-up. */
 export function timeDecode(fn: () => unknown, samples = 9): number {
-  for (const t = performance.now(); performance.now() - t < 20;) fn();
+  for (const t = performance.now(); performance.now() - t < 20; ) fn();
   let reps = 1;
   for (;;) {
     const t = performance.now();
@@ -108,7 +132,10 @@ export function timeDecode(fn: () => unknown, samples = 9): number {
     for (let i = 0; i < reps; i++) fn();
     times.push((performance.now() - t) / reps);
   }
-  return percentile(times.sort((a, b) => a - b), 50);
+  return percentile(
+    times.sort((a, b) => a - b),
+    50,
+  );
 }
 
 export interface WireBuild {
@@ -148,8 +175,19 @@ async function measure(b: WireBuild, data: string, v: Variant, anchors: Anchors,
     }
   }
   const row: WireRow = {
-    data, build: b.name, transport: v.transport, call: v.call, request, status, wireBytes,
-    callMs: percentile(times.sort((x, y) => x - y), 50), decodeMs: NaN, decodedInto: v.decodedInto,
+    data,
+    build: b.name,
+    transport: v.transport,
+    call: v.call,
+    request,
+    status,
+    wireBytes,
+    callMs: percentile(
+      times.sort((x, y) => x - y),
+      50,
+    ),
+    decodeMs: NaN,
+    decodedInto: v.decodedInto,
   };
   if (answer) {
     const a = answer;

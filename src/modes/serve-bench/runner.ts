@@ -85,7 +85,9 @@ async function rangeClient(target: GrpcTarget, build: BenchBuild, s: RangeScenar
   const expected = blockCount(s.range);
   const request = create(BlockRangeSchema, { start: { height: BigInt(s.range.from) }, end: { height: BigInt(s.range.to) } });
   const obs = await target.call(CompactTxStreamer.method.getBlockRange, request, {
-    deadlineMs: rangeDeadlineMs(build, s), maxMessageBytes: build.maxMessageBytes, maxMessages: expected,
+    deadlineMs: rangeDeadlineMs(build, s),
+    maxMessageBytes: build.maxMessageBytes,
+    maxMessages: expected,
     onMessage: (bytes) => {
       t.bytes += bytes.length;
     },
@@ -105,7 +107,17 @@ async function blockClient(target: GrpcTarget, build: BenchBuild, s: BlockScenar
       t.blocks++;
       t.bytes += obs.messages[0]!.length;
     }
-    count(t, ok ? "OK" : obs.fault ? `${grpcCodeName(obs.code)} (${obs.fault.kind})` : obs.code === 0 ? `OK with ${obs.messageCount} messages` : grpcCodeName(obs.code), ok);
+    count(
+      t,
+      ok
+        ? "OK"
+        : obs.fault
+          ? `${grpcCodeName(obs.code)} (${obs.fault.kind})`
+          : obs.code === 0
+            ? `OK with ${obs.messageCount} messages`
+            : grpcCodeName(obs.code),
+      ok,
+    );
   }
 }
 
@@ -137,8 +149,15 @@ export async function runOnce(build: BenchBuild, s: Scenario, signal?: AbortSign
     const cpu = process.cpuUsage(cpu0);
     const server1 = processCpuMs(build.pid);
     return {
-      wallMs, blocks: t.blocks, calls: t.calls, failed: t.failed, bytes: t.bytes, clientCpuMs: (cpu.user + cpu.system) / 1000,
-      serverCpuMs: server0 !== null && server1 !== null ? server1 - server0 : null, statuses: t.statuses, ...(latencyMs ? { latencyMs } : {}),
+      wallMs,
+      blocks: t.blocks,
+      calls: t.calls,
+      failed: t.failed,
+      bytes: t.bytes,
+      clientCpuMs: (cpu.user + cpu.system) / 1000,
+      serverCpuMs: server0 !== null && server1 !== null ? server1 - server0 : null,
+      statuses: t.statuses,
+      ...(latencyMs ? { latencyMs } : {}),
     };
   } finally {
     signal?.removeEventListener("abort", abort);

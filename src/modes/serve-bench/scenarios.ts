@@ -90,12 +90,19 @@ export function planScenarios(o: ScenarioOptions): ScenarioPlan {
     scenarios.push({ kind: "range", id: `range-1000.c${clients}`, label: `GetBlockRange 1,000 blocks${short}, ${plural(clients, "client")}`, clients, range });
   }
   scenarios.push({
-    kind: "range", id: "download.c1", clients: 1, range: download,
+    kind: "range",
+    id: "download.c1",
+    clients: 1,
+    range: download,
     label: `wallet download ${download.from}..${download.to} (${thousands(blockCount(download))} blocks), 1 client`,
   });
   for (const clients of o.clients) {
     scenarios.push({
-      kind: "block", id: `block.c${clients}`, clients, range, requestsPerClient: o.blockRequests,
+      kind: "block",
+      id: `block.c${clients}`,
+      clients,
+      range,
+      requestsPerClient: o.blockRequests,
       label: `GetBlock single blocks, ${plural(clients, "client")} × ${o.blockRequests}`,
     });
   }
@@ -103,7 +110,15 @@ export function planScenarios(o: ScenarioOptions): ScenarioPlan {
   for (const rpc of o.latencyRpcs) {
     const spec = probeSpec(rpc, o.anchors);
     if ("skipped" in spec) skipped.push({ scenario: `latency.${rpc}`, reason: spec.skipped });
-    else scenarios.push({ kind: "latency", id: `latency.${rpc}`, label: `${rpc} latency, ${o.latencyCalls} calls`, clients: 1, probe: spec, calls: o.latencyCalls });
+    else
+      scenarios.push({
+        kind: "latency",
+        id: `latency.${rpc}`,
+        label: `${rpc} latency, ${o.latencyCalls} calls`,
+        clients: 1,
+        probe: spec,
+        calls: o.latencyCalls,
+      });
   }
   return { scenarios, range, download, skipped };
 }
@@ -111,5 +126,5 @@ export function planScenarios(o: ScenarioOptions): ScenarioPlan {
 /** The height client `client` asks on its `call`-th GetBlock: clients spread over the range so they do not all ask the same block. */
 export function blockHeight(s: BlockScenario, client: number, call: number): number {
   const n = blockCount(s.range);
-  return s.range.from + ((client * s.requestsPerClient + call) * 7919) % n;
+  return s.range.from + (((client * s.requestsPerClient + call) * 7919) % n);
 }

@@ -24,11 +24,19 @@ const plan = (over: Partial<Parameters<typeof planScenarios>[0]> = {}) =>
 describe("scenarios", () => {
   test("the download runs from Sapling activation to the tip; the 1,000-block range ends at the tip and starts no lower", () => {
     const p = plan();
-    const sapling = anchors["sapling_activation"] as number;
-    const tip = anchors["tip"] as number;
+    const sapling = anchors.sapling_activation as number;
+    const tip = anchors.tip as number;
     expect(p.download).toEqual({ from: sapling, to: tip });
     expect(p.range).toEqual({ from: Math.max(sapling, tip - 999), to: tip });
-    expect(p.scenarios.map((s) => s.id)).toEqual(["range-1000.c1", "range-1000.c3", "download.c1", "block.c1", "block.c3", "latency.GetLightdInfo", "latency.GetTreeState"]);
+    expect(p.scenarios.map((s) => s.id)).toEqual([
+      "range-1000.c1",
+      "range-1000.c3",
+      "download.c1",
+      "block.c1",
+      "block.c3",
+      "latency.GetLightdInfo",
+      "latency.GetTreeState",
+    ]);
     expect(p.skipped).toEqual([]);
   });
 
@@ -36,7 +44,7 @@ describe("scenarios", () => {
     const mainnet = loadChainProfile(SHIPPED_CASES, "mainnet").anchors;
     expect(() => plan({ anchors: mainnet })).toThrow(ScenarioError);
     expect(() => plan({ anchors: mainnet })).toThrow(/--range/);
-    const sapling = mainnet["sapling_activation"] as number;
+    const sapling = mainnet.sapling_activation as number;
     const p = plan({ anchors: mainnet, download: { from: sapling, to: sapling + 5000 }, latencyRpcs: ["GetTreeState"] });
     expect(blockCount(p.range)).toBe(1000);
     expect(p.range.to).toBe(sapling + 5000);
@@ -87,7 +95,13 @@ describe("a bench against the fixture's reference server (small, 3 runs)", () =>
   beforeAll(async () => {
     server = await startGrpcServer({ model, profile: "reference" });
     // The server runs in this process: its pid is ours, which is enough to see the figure read.
-    build = { name: "reference", grpc: { url: server.url }, deadlineMs: DEFAULT_LIMITS.deadlineMs, maxMessageBytes: DEFAULT_LIMITS.maxMessageBytes, pid: process.pid };
+    build = {
+      name: "reference",
+      grpc: { url: server.url },
+      deadlineMs: DEFAULT_LIMITS.deadlineMs,
+      maxMessageBytes: DEFAULT_LIMITS.maxMessageBytes,
+      pid: process.pid,
+    };
     scenarios = plan().scenarios;
   });
   afterAll(() => server.close());
@@ -95,8 +109,23 @@ describe("a bench against the fixture's reference server (small, 3 runs)", () =>
   const context = (over: Partial<ServeBenchContext> = {}): ServeBenchContext => {
     const p = plan();
     return {
-      startedAt: new Date(), machine: { cpus: 2, cpuModel: "test", node: process.version, loadAverage: { start: 0, end: 0 } }, chain: "fixture", builds: [{ name: "reference", implementation: "other", emulated: false }], runs: 3, clients: [1, 3],
-      range: p.range, download: p.download, scenarios, startup: [], serverTotals: [], unreachable: [], skipped: [], partial: false, ...over,
+      startedAt: new Date(),
+      machine: { cpus: 2, cpuModel: "test", node: process.version, loadAverage: { start: 0, end: 0 } },
+      chain: "fixture",
+      builds: [{ name: "reference", implementation: "other", emulated: false }],
+      runs: 3,
+      clients: [1, 3],
+      range: p.range,
+      download: p.download,
+      scenarios,
+      startup: [],
+      serverTotals: [],
+      unreachable: [],
+      skipped: [],
+      tipFollowing: null,
+      timingScale: null,
+      partial: false,
+      ...over,
     };
   };
 
@@ -148,7 +177,11 @@ describe("a bench against the fixture's reference server (small, 3 runs)", () =>
   test("an abort stops the bench between runs: what finished is kept, marked partial", async () => {
     const controller = new AbortController();
     const { results, partial } = await runBench({
-      builds: [build], scenarios: scenarios.slice(0, 2), runs: 3, signal: controller.signal, onRun: () => controller.abort(),
+      builds: [build],
+      scenarios: scenarios.slice(0, 2),
+      runs: 3,
+      signal: controller.signal,
+      onRun: () => controller.abort(),
     });
     expect(partial).toBe(true);
     expect(results.map((r) => r.runs.length)).toEqual([1, 0]);

@@ -68,7 +68,11 @@ export interface StartupFacts {
 
 export function startupFacts(s: ServerProcessInfo): StartupFacts {
   return {
-    build: s.build, firstAnswerMs: s.firstAnswerMs, tipMs: s.tipMs,
-    cpuMsAtTip: processCpuMs(s.pid), indexBytes: folderBytes(s.dataDir), dataDir: s.dataDir,
+    build: s.build,
+    firstAnswerMs: s.firstAnswerMs,
+    tipMs: s.tipMs,
+    cpuMsAtTip: processCpuMs(s.pid),
+    indexBytes: folderBytes(s.dataDir),
+    dataDir: s.dataDir,
   };
 }

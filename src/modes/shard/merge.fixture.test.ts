@@ -153,12 +153,30 @@ describe("sharded runs merged equal an unsharded run (fixture network, all profi
 
   test("merge gives the unsharded report, timings aside, and the same exit code", async () => {
     const merged = join(dir, "merged.json");
-    const code = await mergeCommand(shards.map((s) => s.json), { json: merged, quiet: true, ledger: join(dir, "cases", "quirks.yaml") }, out);
+    const code = await mergeCommand(
+      shards.map((s) => s.json),
+      { json: merged, quiet: true, ledger: join(dir, "cases", "quirks.yaml") },
+      out,
+    );
     const report = readJsonReport(merged);
     expect(timeless(report)).toEqual(timeless(whole.report));
     expect(code).toBe(whole.code);
     expect(report.summary!.stale.map((s) => s.quirk)).toEqual(["never-shows", "never-shows"]);
     expect(report.summary!.known).toBeGreaterThan(0);
+  });
+
+  test("merge ends as a run does: where the reports went and the verdict line, even with --quiet", async () => {
+    const lines: string[] = [];
+    const junit = join(dir, "merged.xml");
+    const code = await mergeCommand(
+      shards.map((s) => s.json),
+      { junit, quiet: true, ledger: join(dir, "cases", "quirks.yaml") },
+      { stdout: (l) => lines.push(l), stderr: (l) => lines.push(l) },
+    );
+    expect(code).toBe(whole.code);
+    const plain = lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ""));
+    expect(plain).toContain(`reports written: JUnit ${junit}`);
+    expect(plain.at(-1)).toMatch(new RegExp(`^exit ${code}: .*stale`));
   });
 
   test("merge refuses shards of different runs (exit 2) and names the field", async () => {
@@ -167,8 +185,11 @@ describe("sharded runs merged equal an unsharded run (fixture network, all profi
     const file = join(dir, "other.json");
     writeFileSync(file, JSON.stringify(other));
     const errors: string[] = [];
-    const code = await mergeCommand([shards[0]!.json, file, shards[2]!.json], { quiet: true, ledger: join(dir, "cases", "quirks.yaml") },
-      { stdout: () => {}, stderr: (l) => errors.push(l) });
+    const code = await mergeCommand(
+      [shards[0]!.json, file, shards[2]!.json],
+      { quiet: true, ledger: join(dir, "cases", "quirks.yaml") },
+      { stdout: () => {}, stderr: (l) => errors.push(l) },
+    );
     expect(code).toBe(2);
     expect(errors.join("\n")).toMatch(/cannot merge: .*other\.json and .*shard-1\.json differ in "builds"/);
   });
@@ -177,7 +198,11 @@ describe("sharded runs merged equal an unsharded run (fixture network, all profi
     const file = join(dir, "sweep.json");
     writeFileSync(file, JSON.stringify({ kind: "sweep", schemaVersion: 1, range: { from: 0, to: 1 } }));
     const errors: string[] = [];
-    const code = await mergeCommand([shards[0]!.json, file], { quiet: true, ledger: join(dir, "cases", "quirks.yaml") }, { stdout: () => {}, stderr: (l) => errors.push(l) });
+    const code = await mergeCommand(
+      [shards[0]!.json, file],
+      { quiet: true, ledger: join(dir, "cases", "quirks.yaml") },
+      { stdout: () => {}, stderr: (l) => errors.push(l) },
+    );
     expect([code, errors.join("\n")]).toEqual([2, expect.stringMatching(/sweep\.json is a sweep report; merge joins the corpus reports/)]);
   });
 });

@@ -105,7 +105,8 @@ function checkShards(inputs: readonly ShardReport[]): void {
     seen.set(s.index, file);
   }
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
-  if (missing.length > 0) throw new MergeError(`missing shard(s) ${missing.map((i) => `${i}/${count}`).join(", ")}: an incomplete merge would not equal an unsharded run`);
+  if (missing.length > 0)
+    throw new MergeError(`missing shard(s) ${missing.map((i) => `${i}/${count}`).join(", ")}: an incomplete merge would not equal an unsharded run`);
   const owner = new Map<string, string>();
   for (const { file, report } of inputs) {
     for (const c of report.cases) {
@@ -138,14 +139,21 @@ export function mergeReports(inputs: readonly ShardReport[], o: MergeOptions = {
   const identities = first.builds.map((b) => ({ name: b.name, implementation: b.implementation, version: b.version, protocolVersion: b.protocolVersion }));
   const findings = ledgerFindings(ledgerOnChain(o.ledger ?? [], first.chain), cases, identities, new Date(startedAt));
   const durationMs = Math.max(...reports.map((r) => r.summary?.durationMs ?? 0));
-  const summary = summarize(cases, findings, durationMs, first.builds.map((b) => b.name));
+  const summary = summarize(
+    cases,
+    findings,
+    durationMs,
+    first.builds.map((b) => b.name),
+  );
   const partial = reports.some((r) => r.partial || r.summary === null);
   return {
     ...first,
     startedAt,
     finishedAt: finished.includes(null) ? null : finished.sort().at(-1)!,
     partial,
-    exitCode: partial ? reports.map((r) => r.exitCode).find((c) => c !== null && c >= 128) ?? exitCodeOf(summary, o.allowStale ?? false) : exitCodeOf(summary, o.allowStale ?? false),
+    exitCode: partial
+      ? (reports.map((r) => r.exitCode).find((c) => c !== null && c >= 128) ?? exitCodeOf(summary, o.allowStale ?? false))
+      : exitCodeOf(summary, o.allowStale ?? false),
     shard: null,
     summary,
     cases,

@@ -17,20 +17,35 @@ describe("shard selection", () => {
   test("the shards partition the corpus, keep corpus order, and depend only on the ids", () => {
     const ids = ["GetBlock/b", "GetBlock/a", "getblock/x", "Ping/p", "GetBlock/c", "GetTreeState/t", "z/1"].map((id) => ({ id }));
     const parts = [1, 2, 3].map((index) => shardCases(ids, { index, count: 3 }));
-    expect(parts.flat().map((c) => c.id).sort()).toEqual(ids.map((c) => c.id).sort());
+    expect(
+      parts
+        .flat()
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(ids.map((c) => c.id).sort());
     // Round robin over the ids sorted by code unit (upper case first): GetBlock/a, /b and /c
     // land on three different shards.
     expect(parts.map((p) => p.map((c) => c.id))).toEqual([
-      ["GetBlock/a", "GetTreeState/t", "z/1"], ["GetBlock/b", "Ping/p"], ["getblock/x", "GetBlock/c"],
+      ["GetBlock/a", "GetTreeState/t", "z/1"],
+      ["GetBlock/b", "Ping/p"],
+      ["getblock/x", "GetBlock/c"],
     ]);
     const reversed = [...ids].reverse();
-    expect(shardCases(reversed, { index: 2, count: 3 }).map((c) => c.id).sort()).toEqual(parts[1]!.map((c) => c.id).sort());
+    expect(
+      shardCases(reversed, { index: 2, count: 3 })
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(parts[1]!.map((c) => c.id).sort());
     for (const p of parts) expect(p.map((c) => ids.indexOf(c))).toEqual([...p.map((c) => ids.indexOf(c))].sort((a, b) => a - b));
   });
 
   test("ranges split into contiguous parts that differ by at most one block", () => {
     const parts = [1, 2, 3].map((index) => shardRange(10, 20, { index, count: 3 }));
-    expect(parts).toEqual([{ from: 10, to: 13 }, { from: 14, to: 17 }, { from: 18, to: 20 }]);
+    expect(parts).toEqual([
+      { from: 10, to: 13 },
+      { from: 14, to: 17 },
+      { from: 18, to: 20 },
+    ]);
     expect(shardRange(0, 1, { index: 3, count: 3 })).toBeUndefined();
     expect(shardRange(5, 5, { index: 1, count: 1 })).toEqual({ from: 5, to: 5 });
   });
@@ -38,19 +53,52 @@ describe("shard selection", () => {
 
 function caseResult(caseId: string, source: string, transport: "grpc" | "jsonrpc" = "grpc"): CaseResult {
   return {
-    caseId, method: caseId.split("/")[0]!, transport, expect: "oracle", tags: [], source, answers: [], divergences: [],
-    volatile: [], excluded: [], unordered: false, patches: [],
+    caseId,
+    method: caseId.split("/")[0]!,
+    transport,
+    expect: "oracle",
+    tags: [],
+    source,
+    answers: [],
+    divergences: [],
+    volatile: [],
+    excluded: [],
+    unordered: false,
+    patches: [],
   };
 }
 
 function report(index: number, count: number, cases: CaseResult[], over: Partial<JsonReport> = {}): JsonReport {
   return {
-    kind: "run", schemaVersion: REPORT_SCHEMA_VERSION, tool: { name: "zconform", version: "0.1.0" }, startedAt: `2026-01-0${index}T00:00:00.000Z`,
-    finishedAt: `2026-01-0${index}T00:01:00.000Z`, partial: false, interrupted: null, exitCode: 0, chain: "fixture", oracle: "http://127.0.0.1:1", conditions: [],
+    kind: "run",
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    tool: { name: "zconform", version: "0.1.0" },
+    startedAt: `2026-01-0${index}T00:00:00.000Z`,
+    finishedAt: `2026-01-0${index}T00:01:00.000Z`,
+    partial: false,
+    interrupted: null,
+    exitCode: 0,
+    chain: "fixture",
+    oracle: "http://127.0.0.1:1",
+    conditions: [],
     shard: { index, count },
     builds: [{ name: "reference", implementation: "other", emulated: false }],
-    summary: { cases: cases.length, skipped: 0, verdicts: {}, outcomes: { pass: 0, known: 0, new: 0, unchecked: 0, unjudged: 0 }, unchecked: [], divergences: 0, newDivergences: 0, known: 0, stale: [], expired: [], durationMs: 1000 * index },
-    cases, divergences: [], ...over,
+    summary: {
+      cases: cases.length,
+      skipped: 0,
+      verdicts: {},
+      outcomes: { pass: 0, known: 0, new: 0, unchecked: 0, unjudged: 0 },
+      unchecked: [],
+      divergences: 0,
+      newDivergences: 0,
+      known: 0,
+      stale: [],
+      expired: [],
+      durationMs: 1000 * index,
+    },
+    cases,
+    divergences: [],
+    ...over,
   };
 }
 
@@ -68,7 +116,12 @@ describe("merge", () => {
     const m = mergeReports(inputs());
     expect(m.cases.map((x) => x.caseId)).toEqual(["GetBlock/a", "GetBlock/b", "Ping/p", "getblock/x"]);
     expect([m.shard, m.startedAt, m.finishedAt, m.summary!.cases, m.summary!.durationMs, m.exitCode]).toEqual([
-      null, "2026-01-01T00:00:00.000Z", "2026-01-02T00:01:00.000Z", 4, 2000, 0,
+      null,
+      "2026-01-01T00:00:00.000Z",
+      "2026-01-02T00:01:00.000Z",
+      4,
+      2000,
+      0,
     ]);
   });
 

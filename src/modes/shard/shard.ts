@@ -31,10 +31,6 @@ export function parseShard(text: string): Shard {
   return { index, count };
 }
 
-export function shardText(s: Shard): string {
-  return `${s.index}/${s.count}`;
-}
-
 function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -47,7 +43,10 @@ export function shardIds(ids: readonly string[], s: Shard): Set<string> {
 
 /** The items of shard `s`, in their original order. */
 export function shardCases<T extends { id: string }>(cases: readonly T[], s: Shard): T[] {
-  const mine = shardIds(cases.map((c) => c.id), s);
+  const mine = shardIds(
+    cases.map((c) => c.id),
+    s,
+  );
   return cases.filter((c) => mine.has(c.id));
 }
 

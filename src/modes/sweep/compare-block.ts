@@ -18,8 +18,15 @@ export interface HeightDivergence extends Divergence {
 
 function single(bytes: Uint8Array): GrpcObservation {
   return {
-    transport: "grpc", method: "GetBlockRange", code: 0, message: "", messages: [bytes],
-    headers: {}, trailers: {}, wireBytes: bytes.length + 5, timing: { startedAt: 0, totalMs: 0 },
+    transport: "grpc",
+    method: "GetBlockRange",
+    code: 0,
+    message: "",
+    messages: [bytes],
+    headers: {},
+    trailers: {},
+    wireBytes: bytes.length + 5,
+    timing: { startedAt: 0, totalMs: 0 },
   };
 }
 
@@ -48,7 +55,11 @@ export function compareHeight(
     const r = values[j];
     if (r === undefined || bytesEqual(l, r)) continue;
     const c = compareObservations(single(l), single(r), {
-      left: names[left]!, right: names[j]!, schema: CompactBlockSchema, streaming: false, patch: false,
+      left: names[left]!,
+      right: names[j]!,
+      schema: CompactBlockSchema,
+      streaming: false,
+      patch: false,
     });
     out ??= [];
     for (const d of c.divergences) out.push({ ...d, path: heightPath(height, d.path), height, build: names[j]! });

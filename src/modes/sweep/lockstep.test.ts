@@ -5,14 +5,16 @@ const msg = (source: number, position: number) => Uint8Array.of(source, position
 
 /** Feeds `counts[j]` messages from each source at its own pace, honouring back-pressure. */
 async function feed(lock: Lockstep, counts: readonly number[], delays: readonly number[]): Promise<void> {
-  await Promise.all(counts.map(async (n, j) => {
-    for (let p = 0; p < n; p++) {
-      if (delays[j]! > 0 && p % 7 === 0) await new Promise((r) => setTimeout(r, delays[j]));
-      const wait = lock.deliver(j, msg(j, p));
-      if (wait) await wait;
-    }
-    lock.end(j);
-  }));
+  await Promise.all(
+    counts.map(async (n, j) => {
+      for (let p = 0; p < n; p++) {
+        if (delays[j]! > 0 && p % 7 === 0) await new Promise((r) => setTimeout(r, delays[j]));
+        const wait = lock.deliver(j, msg(j, p));
+        if (wait) await wait;
+      }
+      lock.end(j);
+    }),
+  );
   await lock.done();
 }
 

@@ -39,7 +39,10 @@ export class DivergenceLog {
   private lastBlockHeight = -1;
   private readonly tally = new Map<string, TallyEntry>();
 
-  constructor(private readonly maxListed: number, private readonly classify?: SweepClassifier) {}
+  constructor(
+    private readonly maxListed: number,
+    private readonly classify?: SweepClassifier,
+  ) {}
 
   get omitted(): number {
     return this.total - this.listed.length;
@@ -63,7 +66,8 @@ export class DivergenceLog {
     const pattern = pathPattern(d.path);
     const key = `${d.build}\u0000${d.kind}\u0000${pattern}`;
     let t = this.tally.get(key);
-    if (!t) this.tally.set(key, (t = { build: d.build, kind: d.kind, path: pattern, count: 0, known: 0, firstHeight: d.height, lastHeight: d.height, quirks: [] }));
+    if (!t)
+      this.tally.set(key, (t = { build: d.build, kind: d.kind, path: pattern, count: 0, known: 0, firstHeight: d.height, lastHeight: d.height, quirks: [] }));
     t.count++;
     t.firstHeight = Math.min(t.firstHeight, d.height);
     t.lastHeight = Math.max(t.lastHeight, d.height);

@@ -20,7 +20,10 @@ import { compactBlock, decodeBlock, displayHex, hexToBytes } from "../../zcash/c
 export const DEFAULT_ORACLE_BATCH = 100;
 
 export class OracleBlockError extends Error {
-  constructor(readonly height: number, message: string) {
+  constructor(
+    readonly height: number,
+    message: string,
+  ) {
     super(`oracle, height ${height}: ${message}`);
     this.name = "OracleBlockError";
   }
@@ -43,7 +46,8 @@ const UNLIMITED = Number.MAX_SAFE_INTEGER;
 
 /** The parsed body of a good answer; a fault is thrown with the client's detail. */
 function parsed(obs: JsonRpcObservation): unknown {
-  if (obs.fault) throw new Error(obs.fault.kind === "http-status" ? `${obs.fault.detail}: ${Buffer.from(obs.body).toString("utf8").slice(0, 200)}` : obs.fault.detail);
+  if (obs.fault)
+    throw new Error(obs.fault.kind === "http-status" ? `${obs.fault.detail}: ${Buffer.from(obs.body).toString("utf8").slice(0, 200)}` : obs.fault.detail);
   return JSON.parse(Buffer.from(obs.body).toString("utf8"));
 }
 
@@ -80,7 +84,10 @@ export function oracleBlocks(endpoint: JsonRpcEndpoint, poolTypes: readonly Pool
     async fetch(heights) {
       let infos: RpcAnswer[];
       try {
-        infos = await calls("getblock", heights.map((h) => [String(h), 1]));
+        infos = await calls(
+          "getblock",
+          heights.map((h) => [String(h), 1]),
+        );
       } catch (e) {
         throw new OracleBlockError(heights[0]!, `getblock … 1: ${(e as Error).message}`);
       }
@@ -92,7 +99,10 @@ export function oracleBlocks(endpoint: JsonRpcEndpoint, poolTypes: readonly Pool
       });
       let raws: RpcAnswer[];
       try {
-        raws = await calls("getblock", meta.map((m) => [m.hash, 0]));
+        raws = await calls(
+          "getblock",
+          meta.map((m) => [m.hash, 0]),
+        );
       } catch (e) {
         throw new OracleBlockError(heights[0]!, `getblock <hash> 0: ${(e as Error).message}`);
       }

@@ -34,7 +34,10 @@ export function progressLines(p: SweepProgress, rates: readonly number[], mbRate
   return [
     `sweep [${"#".repeat(filled)}${"-".repeat(BAR - filled)}] ${(100 * share).toFixed(1)}%  ` +
       `${n(p.compared)}/${n(p.total)} heights  ETA ${fmtDuration(eta)}  ${n(p.divergences)} divergences (${n(p.newDivergences)} new)`,
-    ...p.sources.map((s, j) => `  ${s.name.padEnd(width)}  ${fmtRate(rates[j] ?? 0).padStart(6)} blocks/s  ${(mbRates[j] ?? 0).toFixed(2).padStart(6)} MB/s  ${n(s.blocks)} blocks`),
+    ...p.sources.map(
+      (s, j) =>
+        `  ${s.name.padEnd(width)}  ${fmtRate(rates[j] ?? 0).padStart(6)} blocks/s  ${(mbRates[j] ?? 0).toFixed(2).padStart(6)} MB/s  ${n(s.blocks)} blocks`,
+    ),
   ];
 }
 
@@ -42,8 +45,10 @@ export function progressLines(p: SweepProgress, rates: readonly number[], mbRate
 export function chunkLine(p: SweepProgress): string {
   const c = p.chunk!;
   const statuses = c.builds.map((b) => `${b.name} ${b.status}${b.resumedAfter ? " (resumed)" : ""}`).join(", ");
-  return `sweep: heights ${n(c.from)}..${n(c.to)} done, ${n(p.compared)}/${n(p.total)} compared, ` +
-    `${n(p.divergentHeights)} divergent heights (${n(p.newDivergences)} new divergences) — ${statuses}${c.oracleError ? `; oracle: ${c.oracleError}` : ""}`;
+  return (
+    `sweep: heights ${n(c.from)}..${n(c.to)} done, ${n(p.compared)}/${n(p.total)} compared, ` +
+    `${n(p.divergentHeights)} divergent heights (${n(p.newDivergences)} new divergences) — ${statuses}${c.oracleError ? `; oracle: ${c.oracleError}` : ""}`
+  );
 }
 
 export function sweepProgressReporter(tty: boolean, write: (text: string) => void): Reporter<ModeEvent<SweepReport, SweepProgress>> {

@@ -45,11 +45,7 @@ export function describeStatus(o: { code: number; message: string; fault?: Fault
   return o.fault ? `${text} (${o.fault.kind})` : text;
 }
 
-export async function streamChunk(
-  target: GrpcTarget,
-  req: ChunkRequest,
-  deliver: (bytes: Uint8Array) => void | Promise<void>,
-): Promise<StreamOutcome> {
+export async function streamChunk(target: GrpcTarget, req: ChunkRequest, deliver: (bytes: Uint8Array) => void | Promise<void>): Promise<StreamOutcome> {
   const expected = req.to - req.from + 1;
   const out: StreamOutcome = { code: GrpcCode.OK, message: "", blocks: 0, bytes: 0, ms: 0 };
   for (let attempt = 0; ; attempt++) {
@@ -74,8 +70,7 @@ export async function streamChunk(
     if (obs.fault) out.fault = obs.fault;
     else delete out.fault;
     const failed = obs.code !== GrpcCode.OK;
-    const retry = failed && attempt === 0 && out.blocks < expected && !req.signal?.aborted
-      && (obs.fault !== undefined || RETRYABLE.has(obs.code));
+    const retry = failed && attempt === 0 && out.blocks < expected && !req.signal?.aborted && (obs.fault !== undefined || RETRYABLE.has(obs.code));
     if (!retry) return out;
     out.resumedAfter = `${describeStatus(obs)} after ${out.blocks} of ${expected} blocks`;
   }

@@ -75,7 +75,10 @@ export interface SweepReportContext {
 export function throughputOf(t: SweepResult["totals"][number]): SourceThroughput {
   const seconds = t.ms / 1000;
   return {
-    name: t.name, blocks: t.blocks, bytes: t.bytes, seconds,
+    name: t.name,
+    blocks: t.blocks,
+    bytes: t.bytes,
+    seconds,
     blocksPerSecond: seconds > 0 ? t.blocks / seconds : 0,
     mbPerSecond: seconds > 0 ? t.bytes / 1e6 / seconds : 0,
     resumes: t.resumes,

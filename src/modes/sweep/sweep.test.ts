@@ -74,11 +74,21 @@ describe("sweep against the fixture", () => {
   test("two reference servers agree on every block; every height is compared, across chunks", async () => {
     const r = await runSweep({
       builds: [build("reference", refUrl), build("reference-2", ref2Url)],
-      from: 0, to: TIP, poolTypes: [PoolType.TRANSPARENT, PoolType.SAPLING], chunkSize: 700, window: 32,
+      from: 0,
+      to: TIP,
+      poolTypes: [PoolType.TRANSPARENT, PoolType.SAPLING],
+      chunkSize: 700,
+      window: 32,
     });
     expect(r.log.total).toBe(0);
     expect(r.compared).toBe(TIP + 1);
-    expect(r.chunks.map((c) => [c.from, c.to])).toEqual([[0, 699], [700, 1399], [1400, 2099], [2100, 2799], [2800, 3000]]);
+    expect(r.chunks.map((c) => [c.from, c.to])).toEqual([
+      [0, 699],
+      [700, 1399],
+      [1400, 2099],
+      [2100, 2799],
+      [2800, 3000],
+    ]);
     expect(r.totals.map((t) => t.blocks)).toEqual([TIP + 1, TIP + 1]);
     expect(r.partial).toBe(false);
   });
@@ -87,28 +97,47 @@ describe("sweep against the fixture", () => {
     const progress: SweepProgress[] = [];
     const r = await runSweep({
       builds: [build("reference", refUrl), build("altered", alteredUrl)],
-      from: 1, to: TIP, poolTypes: [], chunkSize: 1000, window: 16, onProgress: (p) => progress.push(p),
+      from: 1,
+      to: TIP,
+      poolTypes: [],
+      chunkSize: 1000,
+      window: 16,
+      onProgress: (p) => progress.push(p),
     });
     const chunkEnds = progress.filter((p) => p.chunk);
     expect(chunkEnds.map((p) => [p.chunk!.from, p.chunk!.to, p.compared, p.divergentHeights])).toEqual([
-      [1, 1000, 1000, 0], [1001, 2000, 2000, 1], [2001, 3000, 3000, 1],
+      [1, 1000, 1000, 0],
+      [1001, 2000, 2000, 1],
+      [2001, 3000, 3000, 1],
     ]);
-    expect(chunkEnds.at(-1)!.sources.map((s) => [s.name, s.blocks])).toEqual([["reference", TIP], ["altered", TIP]]);
+    expect(chunkEnds.at(-1)!.sources.map((s) => [s.name, s.blocks])).toEqual([
+      ["reference", TIP],
+      ["altered", TIP],
+    ]);
     expect(progress.some((p) => !p.chunk)).toBe(false);
-    expect(r.log.listed.map((d) => [d.height, d.build, d.kind, d.path])).toEqual([
-      [ALTERED, "altered", "value", `[${ALTERED}].vtx[0].outputs[0].cmu`],
-    ]);
+    expect(r.log.listed.map((d) => [d.height, d.build, d.kind, d.path])).toEqual([[ALTERED, "altered", "value", `[${ALTERED}].vtx[0].outputs[0].cmu`]]);
     expect(r.log.divergentHeights).toBe(1);
-    expect(r.log.tallies()).toEqual([expect.objectContaining({ build: "altered", path: "[*].vtx[*].outputs[*].cmu", count: 1, firstHeight: ALTERED, lastHeight: ALTERED })]);
+    expect(r.log.tallies()).toEqual([
+      expect.objectContaining({ build: "altered", path: "[*].vtx[*].outputs[*].cmu", count: 1, firstHeight: ALTERED, lastHeight: ALTERED }),
+    ]);
   });
 
   test("with the oracle: the altered build diverges from the derived block at that height; the reference does not", async () => {
-    const o = oracleBlocks({ url: oracle.url, auth: { kind: "cookie", cookieFile: oracle.cookieFile! } }, [PoolType.TRANSPARENT, PoolType.SAPLING, PoolType.ORCHARD]);
+    const o = oracleBlocks({ url: oracle.url, auth: { kind: "cookie", cookieFile: oracle.cookieFile! } }, [
+      PoolType.TRANSPARENT,
+      PoolType.SAPLING,
+      PoolType.ORCHARD,
+    ]);
     try {
       const r = await runSweep({
         builds: [build("reference", refUrl), build("altered", alteredUrl)],
-        from: ALTERED - 150, to: ALTERED + 150, poolTypes: [PoolType.TRANSPARENT, PoolType.SAPLING, PoolType.ORCHARD],
-        oracle: o, oracleBatch: 40, chunkSize: 200, window: 64,
+        from: ALTERED - 150,
+        to: ALTERED + 150,
+        poolTypes: [PoolType.TRANSPARENT, PoolType.SAPLING, PoolType.ORCHARD],
+        oracle: o,
+        oracleBatch: 40,
+        chunkSize: 200,
+        window: 64,
       });
       expect(r.left).toBe("oracle");
       expect(r.errors).toEqual([]);
@@ -125,7 +154,11 @@ describe("sweep against the fixture", () => {
     try {
       const r = await runSweep({
         builds: [build("reference", refUrl), viaProxy],
-        from: 0, to: 2500, poolTypes: [PoolType.TRANSPARENT], chunkSize: 1000, window: 32,
+        from: 0,
+        to: 2500,
+        poolTypes: [PoolType.TRANSPARENT],
+        chunkSize: 1000,
+        window: 32,
       });
       expect(proxy.cut()).toBe(1);
       expect(r.log.total).toBe(0);
@@ -146,13 +179,19 @@ describe("sweep against the fixture", () => {
     try {
       const r = await runSweep({
         builds: [build("reference", refUrl), broken],
-        from: 100, to: 1099, poolTypes: [PoolType.TRANSPARENT], chunkSize: 500, window: 32,
+        from: 100,
+        to: 1099,
+        poolTypes: [PoolType.TRANSPARENT],
+        chunkSize: 500,
+        window: 32,
       });
       expect(proxy.cut()).toBe(4); // two chunks, each tried twice
       const kinds = r.log.listed.map((d) => [d.kind, d.path, d.build]);
       expect(kinds).toEqual([
-        ["error-vs-ok", "status.code", "broken"], ["count", "", "broken"],
-        ["error-vs-ok", "status.code", "broken"], ["count", "", "broken"],
+        ["error-vs-ok", "status.code", "broken"],
+        ["count", "", "broken"],
+        ["error-vs-ok", "status.code", "broken"],
+        ["count", "", "broken"],
       ]);
       const count = r.log.listed[1]!;
       expect(count.leftValue).toBe(500);

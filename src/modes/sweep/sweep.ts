@@ -131,9 +131,14 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
   const errors: string[] = [];
   let partial = false;
   const progress = (chunk?: ChunkRecord): SweepProgress => ({
-    elapsedMs: performance.now() - t0, compared: counters.compared, total: counters.total,
+    elapsedMs: performance.now() - t0,
+    compared: counters.compared,
+    total: counters.total,
     sources: names.map((name, j) => ({ name, blocks: counters.blocks[j]!, bytes: counters.bytes[j]! })),
-    divergences: log.total, newDivergences: log.fresh, divergentHeights: log.divergentHeights, ...(chunk ? { chunk } : {}),
+    divergences: log.total,
+    newDivergences: log.fresh,
+    divergentHeights: log.divergentHeights,
+    ...(chunk ? { chunk } : {}),
   });
   const ticker = o.onProgress && o.progressEveryMs ? setInterval(() => o.onProgress!(progress()), o.progressEveryMs) : undefined;
   ticker?.unref();
@@ -156,14 +161,23 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
         return lock.deliver(j, bytes);
       };
       const streams = o.builds.map((b, j) =>
-        streamChunk(b.target, {
-          from, to, poolTypes: o.poolTypes, signal: o.signal,
-          deadlineMs: Math.max(b.deadlineMs ?? 0, 60_000 + 5 * expected),
-          maxMessageBytes: b.maxMessageBytes ?? 16 * 1024 * 1024,
-        }, deliverTo(j)).finally(() => lock.end(j)));
+        streamChunk(
+          b.target,
+          {
+            from,
+            to,
+            poolTypes: o.poolTypes,
+            signal: o.signal,
+            deadlineMs: Math.max(b.deadlineMs ?? 0, 60_000 + 5 * expected),
+            maxMessageBytes: b.maxMessageBytes ?? 16 * 1024 * 1024,
+          },
+          deliverTo(j),
+        ).finally(() => lock.end(j)),
+      );
       const oracleRun = o.oracle
-        ? feedOracle(o.oracle, from, to, o.oracleBatch ?? DEFAULT_ORACLE_BATCH, deliverTo(oracleIndex), o.signal, totals[oracleIndex]!)
-            .finally(() => lock.end(oracleIndex))
+        ? feedOracle(o.oracle, from, to, o.oracleBatch ?? DEFAULT_ORACLE_BATCH, deliverTo(oracleIndex), o.signal, totals[oracleIndex]!).finally(() =>
+            lock.end(oracleIndex),
+          )
         : Promise.resolve(undefined);
       const [outcomes, oracleError] = await Promise.all([Promise.all(streams), oracleRun]);
       await lock.done();
@@ -176,8 +190,14 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
         if (s.resumedAfter) t.resumes++;
       });
       const chunk: ChunkRecord = {
-        from, to,
-        builds: outcomes.map((s, j) => ({ name: names[j]!, status: describeStatus(s), blocks: s.blocks, ...(s.resumedAfter ? { resumedAfter: s.resumedAfter } : {}) })),
+        from,
+        to,
+        builds: outcomes.map((s, j) => ({
+          name: names[j]!,
+          status: describeStatus(s),
+          blocks: s.blocks,
+          ...(s.resumedAfter ? { resumedAfter: s.resumedAfter } : {}),
+        })),
         ...(oracleError ? { oracleError } : {}),
       };
       chunks.push(chunk);
@@ -200,8 +220,13 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
 
 /** The oracle's blocks for [from, to], a batch fetched ahead while the previous one is delivered. */
 async function feedOracle(
-  oracle: OracleBlocks, from: number, to: number, batch: number,
-  deliver: (b: Uint8Array) => void | Promise<void>, signal: AbortSignal | undefined, totals: SourceTotals,
+  oracle: OracleBlocks,
+  from: number,
+  to: number,
+  batch: number,
+  deliver: (b: Uint8Array) => void | Promise<void>,
+  signal: AbortSignal | undefined,
+  totals: SourceTotals,
 ): Promise<string | undefined> {
   const heightsFrom = (h: number) => Array.from({ length: Math.min(batch, to - h + 1) }, (_, i) => h + i);
   const timed = async (hs: number[]) => {
@@ -234,7 +259,12 @@ async function feedOracle(
 
 /** Status and block-count differences of one chunk's streams against the left side. */
 function chunkDivergences(
-  from: number, to: number, names: readonly string[], left: number, outcomes: readonly StreamOutcome[], lock: Lockstep,
+  from: number,
+  to: number,
+  names: readonly string[],
+  left: number,
+  outcomes: readonly StreamOutcome[],
+  lock: Lockstep,
 ): HeightDivergence[] {
   const out: HeightDivergence[] = [];
   const l: Pick<StreamOutcome, "code" | "message" | "fault"> = outcomes[left] ?? { code: GrpcCode.OK, message: "" };
@@ -245,9 +275,12 @@ function chunkDivergences(
     const stop = Math.min(to, from + r.blocks);
     if (r.code !== l.code || r.fault?.kind !== l.fault?.kind) {
       out.push({
-        ...base, height: stop, path: "status.code",
+        ...base,
+        height: stop,
+        path: "status.code",
         kind: r.code !== GrpcCode.OK && l.code !== GrpcCode.OK ? "error-code" : r.code !== l.code ? "error-vs-ok" : "value",
-        leftValue: grpcCodeName(l.code), rightValue: grpcCodeName(r.code),
+        leftValue: grpcCodeName(l.code),
+        rightValue: grpcCodeName(r.code),
         detail: `GetBlockRange ${from}..${to}: ${describeStatus(l)} vs ${describeStatus(r)}`,
       });
     }
@@ -255,8 +288,14 @@ function chunkDivergences(
     const nr = lock.count(j);
     if (nl !== nr) {
       out.push({
-        ...base, height: from + Math.min(nl, nr), path: "", kind: "count", leftValue: nl, rightValue: nr,
-        detail: `GetBlockRange ${from}..${to}: ${names[j]} sent ${nr} blocks, ${leftName} ${nl} (expected ${to - from + 1}); ` +
+        ...base,
+        height: from + Math.min(nl, nr),
+        path: "",
+        kind: "count",
+        leftValue: nl,
+        rightValue: nr,
+        detail:
+          `GetBlockRange ${from}..${to}: ${names[j]} sent ${nr} blocks, ${leftName} ${nl} (expected ${to - from + 1}); ` +
           (nr < nl ? `heights ${from + nr}..${from + Math.min(nl, to - from + 1) - 1} missing` : `${nr - nl} more`),
       });
     }

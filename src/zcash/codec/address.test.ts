@@ -1,7 +1,12 @@
 import { describe, expect, test } from "@jest/globals";
 import { chainTest, readChainText, readHexLines } from "../../../test/chain-data.js";
 import {
-  AddressError, addressFromScript, addressNetwork, decodeTransparentAddress, encodeTransparentAddress, scriptFromAddress,
+  AddressError,
+  addressFromScript,
+  addressNetwork,
+  decodeTransparentAddress,
+  encodeTransparentAddress,
+  scriptFromAddress,
   type AddressProblem,
 } from "./address.js";
 import { base58CheckEncode, base58Decode, base58Encode } from "./base58.js";
@@ -9,7 +14,7 @@ import { decodeBlockHex } from "./block.js";
 import { bytesToHex, displayHex, hexToBytes } from "./bytes.js";
 import { mainnet, regtest, testnet, type NetworkParams } from "./network.js";
 
-function snapshotJson(name: string): any {
+function snapshotJson(name: string): unknown {
   return JSON.parse(readChainText("zebra", "rpc-snapshots", name).split(/^---$/m).slice(2).join("---"));
 }
 
@@ -70,9 +75,18 @@ describe("transparent addresses", () => {
     expect(addressNetwork(unknown)).toBeUndefined();
   });
 
-  for (const [net, name] of [[mainnet, "mainnet"], [testnet, "testnet"]] as const) {
+  for (const [net, name] of [
+    [mainnet, "mainnet"],
+    [testnet, "testnet"],
+  ] as const) {
     chainTest(`${name} blocks 1-10: coinbase output scripts give the addresses of Zebra's getaddressutxos snapshot`, () => {
-      const utxos = snapshotJson(`get_address_utxos@${name}_10.snap`) as { address: string; txid: string; outputIndex: number; script: string; height: number }[];
+      const utxos = snapshotJson(`get_address_utxos@${name}_10.snap`) as {
+        address: string;
+        txid: string;
+        outputIndex: number;
+        script: string;
+        height: number;
+      }[];
       expect(utxos.length).toBe(10);
       const prefix = name === "mainnet" ? "block-main" : "block-test";
       for (const u of utxos) {

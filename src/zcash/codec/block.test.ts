@@ -1,8 +1,16 @@
 import { describe, expect, test } from "@jest/globals";
 import { chainTest, readChainText, readHexLines } from "../../../test/chain-data.js";
 import {
-  assertMerkleRoot, blockHash, coinbaseHeight, decodeBlock, decodeBlockHex, encodeBlock, heightFromScript, heightPush,
-  InvalidBlockError, type DecodedBlock,
+  assertMerkleRoot,
+  blockHash,
+  coinbaseHeight,
+  decodeBlock,
+  decodeBlockHex,
+  encodeBlock,
+  heightFromScript,
+  heightPush,
+  InvalidBlockError,
+  type DecodedBlock,
 } from "./block.js";
 import { bytesEqual, bytesToHex, displayHex, hexToBytes, HexError } from "./bytes.js";
 import { checkpoints, lightwalletdBlockFiles, zebraBlockFiles, type BlockFile } from "./chain-files.test-helper.js";
@@ -16,7 +24,13 @@ import { authDataRoot, authDigest, computeTxid } from "./txid.js";
 /** The per-block figures the chain-data README tabulates. */
 function figures(blocks: DecodedBlock[]) {
   const versions = new Map<number, number>();
-  let txs = 0, tIn = 0, tOut = 0, joinSplits = 0, spends = 0, outputs = 0, actions = 0;
+  let txs = 0,
+    tIn = 0,
+    tOut = 0,
+    joinSplits = 0,
+    spends = 0,
+    outputs = 0,
+    actions = 0;
   for (const b of blocks) {
     for (const tx of b.transactions) {
       txs++;
@@ -29,7 +43,10 @@ function figures(blocks: DecodedBlock[]) {
       actions += tx.orchard?.actions.length ?? 0;
     }
   }
-  const v = [...versions.entries()].sort((a, b) => a[0] - b[0]).map(([k, n]) => `v${k}×${n}`).join(" ");
+  const v = [...versions.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([k, n]) => `v${k}×${n}`)
+    .join(" ");
   return { txs, versions: v, tIn, tOut, joinSplits, sapling: `${spends}/${outputs}`, actions };
 }
 
@@ -56,7 +73,8 @@ describe("real blocks", () => {
 
   chainTest("the figures of every block in the chain-data README's zebra table match", () => {
     const readme = readChainText("README.md");
-    const row = /^\| (block-[\w-]+\.(?:txt|bin))(?: \(bad copy\))? \| (main|test) \| (\d+) \| ([^|]+?) \| (\d+) \| ([^|]+?) \| (\d+) \| (\d+) \| (\d+) \| (\d+\/\d+) \| (\d+) \| (\d+) \|$/gm;
+    const row =
+      /^\| (block-[\w-]+\.(?:txt|bin))(?: \(bad copy\))? \| (main|test) \| (\d+) \| ([^|]+?) \| (\d+) \| ([^|]+?) \| (\d+) \| (\d+) \| (\d+) \| (\d+\/\d+) \| (\d+) \| (\d+) \|$/gm;
     const byName = new Map(zebraBlockFiles().map((f) => [f.rel.split("/").pop()!, f]));
     let rows = 0;
     for (const m of readme.matchAll(row)) {
@@ -68,8 +86,17 @@ describe("real blocks", () => {
       const params = net === "main" ? mainnet : testnet;
       const u = upgradeAt(params, b.height!);
       expect({ name, height: b.height, upgrade: u ? UPGRADE_NAMES[u] : "Genesis/Sprout", size: b.size, ...figures([b]) }).toEqual({
-        name, height: Number(height), upgrade, size: Number(size), txs: Number(txs), versions, tIn: Number(tIn), tOut: Number(tOut),
-        joinSplits: Number(js), sapling, actions: Number(actions),
+        name,
+        height: Number(height),
+        upgrade,
+        size: Number(size),
+        txs: Number(txs),
+        versions,
+        tIn: Number(tIn),
+        tOut: Number(tOut),
+        joinSplits: Number(js),
+        sapling,
+        actions: Number(actions),
       });
       rows++;
     }
@@ -78,7 +105,8 @@ describe("real blocks", () => {
 
   chainTest("the figures of the lightwalletd files in the README match, and each file is a linked chain", () => {
     const readme = readChainText("README.md");
-    const row = /^\| (lightwalletd\/[\w.-]+) \| (main|test) \| (\d+)(?:–(\d+))? \| (\d+) \| (\d+) \| ([^|]+?) \| (\d+)\/(\d+) \| (\d+\/\d+) \| (\d+) \| True \|$/gm;
+    const row =
+      /^\| (lightwalletd\/[\w.-]+) \| (main|test) \| (\d+)(?:–(\d+))? \| (\d+) \| (\d+) \| ([^|]+?) \| (\d+)\/(\d+) \| (\d+\/\d+) \| (\d+) \| True \|$/gm;
     const byName = new Map(lightwalletdBlockFiles().map((f) => [f.rel.replace(" (full)", ""), f]));
     let rows = 0;
     for (const m of readme.matchAll(row)) {
@@ -91,7 +119,13 @@ describe("real blocks", () => {
       for (let i = 1; i < blocks.length; i++) expect(bytesEqual(blocks[i]!.header.prevHash, blocks[i - 1]!.hash)).toBe(true);
       const { joinSplits: _unused, ...fig } = figures(blocks);
       expect({ name, ...fig }).toEqual({
-        name, txs: Number(txs), versions, tIn: Number(tIn), tOut: Number(tOut), sapling, actions: Number(actions),
+        name,
+        txs: Number(txs),
+        versions,
+        tIn: Number(tIn),
+        tOut: Number(tOut),
+        sapling,
+        actions: Number(actions),
       });
       rows++;
     }
@@ -120,7 +154,12 @@ describe("real blocks", () => {
   });
 
   chainTest("hash and prev in the lightwalletd compact-block fixture agree with the decoded blocks", () => {
-    const entries = JSON.parse(readChainText("lightwalletd", "testnet-289460-289465.compact_blocks.json")) as { block: number; hash: string; prev: string; full: string }[];
+    const entries = JSON.parse(readChainText("lightwalletd", "testnet-289460-289465.compact_blocks.json")) as {
+      block: number;
+      hash: string;
+      prev: string;
+      full: string;
+    }[];
     for (const e of entries) {
       const b = decodeBlockHex(e.full);
       expect([b.height, displayHex(b.hash), displayHex(b.header.prevHash)]).toEqual([e.block, e.hash, e.prev]);
@@ -174,7 +213,9 @@ describe("bad blocks", () => {
   chainTest("truncation inside a transaction names the transaction, the field and the offset", () => {
     const bytes = hexToBytes(readHexLines("zebra", "blocks", "mainnet", "block-main-0-000-001.txt")[0]!);
     // Cut inside the coinbase's last output script.
-    expect(() => decodeBlock(bytes.subarray(0, bytes.length - 10))).toThrow(/^offset \d+: truncated reading tx 0 vout\[1\]\.scriptPubKey \(length 23, \d+ bytes left\)$/);
+    expect(() => decodeBlock(bytes.subarray(0, bytes.length - 10))).toThrow(
+      /^offset \d+: truncated reading tx 0 vout\[1\]\.scriptPubKey \(length 23, \d+ bytes left\)$/,
+    );
   });
 
   chainTest("an altered transaction keeps decoding but fails the merkle check", () => {

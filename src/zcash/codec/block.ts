@@ -107,7 +107,15 @@ export function decodeBlock(bytes: Uint8Array, opts: DecodeBlockOptions = {}): D
   const computedMerkleRoot = merkleRoot(txids);
   const merkleRootValid = bytesEqual(computedMerkleRoot, header.merkleRoot);
   const block: DecodedBlock = {
-    header, transactions, hash, height: undefined, size: bytes.length, txids, rawTransactions, computedMerkleRoot, merkleRootValid,
+    header,
+    transactions,
+    hash,
+    height: undefined,
+    size: bytes.length,
+    txids,
+    rawTransactions,
+    computedMerkleRoot,
+    merkleRootValid,
   };
   block.height = coinbaseHeight(block);
   if (opts.requireValid && !merkleRootValid) throw merkleMismatch(block);
@@ -133,8 +141,14 @@ function merkleMismatch(block: DecodedBlock): InvalidBlockError {
 }
 
 export function writeBlockHeader(w: ByteWriter, h: BlockHeader): void {
-  w.i32(h.version).fixed(h.prevHash, 32, "prevHash").fixed(h.merkleRoot, 32, "merkleRoot")
-    .fixed(h.blockCommitments, 32, "blockCommitments").u32(h.time).u32(h.bits).fixed(h.nonce, 32, "nonce").varBytes(h.solution);
+  w.i32(h.version)
+    .fixed(h.prevHash, 32, "prevHash")
+    .fixed(h.merkleRoot, 32, "merkleRoot")
+    .fixed(h.blockCommitments, 32, "blockCommitments")
+    .u32(h.time)
+    .u32(h.bits)
+    .fixed(h.nonce, 32, "nonce")
+    .varBytes(h.solution);
 }
 
 export function encodeBlockHeader(h: BlockHeader): Uint8Array {

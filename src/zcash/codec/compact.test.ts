@@ -41,7 +41,12 @@ describe("compact blocks against lightwalletd's expected protobufs (testnet 2894
     });
     // README: 289461 and 289465 each hold a v4 tx with 1 Sapling spend and 2 outputs.
     expect(got).toEqual([
-      [289460, []], [289461, [[1, 1, 2, 0, 0]]], [289462, []], [289463, []], [289464, []], [289465, [[1, 1, 2, 0, 0]]],
+      [289460, []],
+      [289461, [[1, 1, 2, 0, 0]]],
+      [289462, []],
+      [289463, []],
+      [289464, []],
+      [289465, [[1, 1, 2, 0, 0]]],
     ]);
   });
 });
@@ -107,7 +112,9 @@ describe("derivation rules", () => {
     const block = zebraBlock("mainnet", "block-main-1-687-107.txt");
     expect(compactBlock(block).chainMetadata).toBeUndefined();
     const cb = compactBlock(block, { chainMetadata: { sapling: 10, orchard: 2 } });
-    expect([cb.chainMetadata!.saplingCommitmentTreeSize, cb.chainMetadata!.orchardCommitmentTreeSize, cb.chainMetadata!.ironwoodCommitmentTreeSize]).toEqual([10, 2, 0]);
+    expect([cb.chainMetadata!.saplingCommitmentTreeSize, cb.chainMetadata!.orchardCommitmentTreeSize, cb.chainMetadata!.ironwoodCommitmentTreeSize]).toEqual([
+      10, 2, 0,
+    ]);
     expect(cb.height).toBe(1_687_107n);
     expect(compactBlock(block, { height: 5 }).height).toBe(5n);
     expect(bytesEqual(cb.hash, block.hash)).toBe(true);
@@ -130,7 +137,8 @@ describe("derivation rules", () => {
     }
     // A transaction whose only shielded data are outputs stays, as an index + txid shell.
     const shielded = block.transactions.flatMap((tx, i) =>
-      (tx.sapling?.spends.length ?? 0) + (tx.sapling?.outputs.length ?? 0) + (tx.orchard?.actions.length ?? 0) > 0 ? [BigInt(i)] : []);
+      (tx.sapling?.spends.length ?? 0) + (tx.sapling?.outputs.length ?? 0) + (tx.orchard?.actions.length ?? 0) > 0 ? [BigInt(i)] : [],
+    );
     expect(nf.vtx.map((t) => t.index)).toEqual(shielded);
   });
 

@@ -4,9 +4,17 @@
 // appears; v6 (Ironwood) is not decoded, so ironwoodActions stay empty.
 import { create } from "@bufbuild/protobuf";
 import {
-  ChainMetadataSchema, CompactBlockSchema, CompactOrchardActionSchema, CompactSaplingOutputSchema,
-  CompactSaplingSpendSchema, CompactTxInSchema, CompactTxSchema, TxOutSchema,
-  type ChainMetadata, type CompactBlock, type CompactTx,
+  ChainMetadataSchema,
+  CompactBlockSchema,
+  CompactOrchardActionSchema,
+  CompactSaplingOutputSchema,
+  CompactSaplingSpendSchema,
+  CompactTxInSchema,
+  CompactTxSchema,
+  TxOutSchema,
+  type ChainMetadata,
+  type CompactBlock,
+  type CompactTx,
 } from "../gen/walletrpc/compact_formats_pb.js";
 import { PoolType } from "../gen/walletrpc/service_pb.js";
 import type { DecodedBlock } from "./block.js";
@@ -70,14 +78,23 @@ export function compactTx(tx: Transaction, txid: Uint8Array, index: number, pool
   const ctx = create(CompactTxSchema, { index: BigInt(index), txid, fee: 0 });
   if (pools.has(PoolType.SAPLING) && tx.sapling) {
     ctx.spends = tx.sapling.spends.map((s) => create(CompactSaplingSpendSchema, { nf: s.nullifier }));
-    ctx.outputs = tx.sapling.outputs.map((o) => create(CompactSaplingOutputSchema, {
-      cmu: o.cmu, ephemeralKey: o.ephemeralKey, ciphertext: o.encCiphertext.subarray(0, COMPACT_CIPHERTEXT_SIZE),
-    }));
+    ctx.outputs = tx.sapling.outputs.map((o) =>
+      create(CompactSaplingOutputSchema, {
+        cmu: o.cmu,
+        ephemeralKey: o.ephemeralKey,
+        ciphertext: o.encCiphertext.subarray(0, COMPACT_CIPHERTEXT_SIZE),
+      }),
+    );
   }
   if (pools.has(PoolType.ORCHARD) && tx.orchard) {
-    ctx.actions = tx.orchard.actions.map((a) => create(CompactOrchardActionSchema, {
-      nullifier: a.nullifier, cmx: a.cmx, ephemeralKey: a.ephemeralKey, ciphertext: a.encCiphertext.subarray(0, COMPACT_CIPHERTEXT_SIZE),
-    }));
+    ctx.actions = tx.orchard.actions.map((a) =>
+      create(CompactOrchardActionSchema, {
+        nullifier: a.nullifier,
+        cmx: a.cmx,
+        ephemeralKey: a.ephemeralKey,
+        ciphertext: a.encCiphertext.subarray(0, COMPACT_CIPHERTEXT_SIZE),
+      }),
+    );
   }
   if (pools.has(PoolType.TRANSPARENT)) {
     if (!isCoinbase(tx)) {

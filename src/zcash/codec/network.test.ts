@@ -3,22 +3,39 @@ import { chainTest, readChainText } from "../../../test/chain-data.js";
 import { decodeBlock } from "./block.js";
 import { zebraBlockFiles } from "./chain-files.test-helper.js";
 import {
-  BRANCH_IDS, UPGRADES, UPGRADE_NAMES, branchIdAt, branchIdHex, isActive, mainnet, networkByName, regtest, regtestWith, testnet, upgradeAt,
+  BRANCH_IDS,
+  UPGRADES,
+  UPGRADE_NAMES,
+  branchIdAt,
+  branchIdHex,
+  isActive,
+  mainnet,
+  networkByName,
+  regtest,
+  regtestWith,
+  testnet,
+  upgradeAt,
 } from "./network.js";
 
 /** The JSON body of an insta snapshot (after the second `---`). */
-function snapshotJson(name: string): any {
+function snapshotJson(name: string): unknown {
   const text = readChainText("zebra", "rpc-snapshots", name);
   return JSON.parse(text.split(/^---$/m).slice(2).join("---"));
 }
 
 describe("network parameters", () => {
-  for (const [net, file] of [[mainnet, "get_blockchain_info@mainnet_10.snap"], [testnet, "get_blockchain_info@testnet_10.snap"]] as const) {
+  for (const [net, file] of [
+    [mainnet, "get_blockchain_info@mainnet_10.snap"],
+    [testnet, "get_blockchain_info@testnet_10.snap"],
+  ] as const) {
     chainTest(`${net.name}: upgrades, heights and branch ids equal Zebra's getblockchaininfo`, () => {
-      const info = snapshotJson(file);
+      const info = snapshotJson(file) as { chain: string; upgrades: unknown };
       expect(info.chain).toBe(net.rpcName);
-      const expected = Object.entries(info.upgrades as Record<string, { name: string; activationheight: number }>)
-        .map(([id, u]) => [id, u.name, u.activationheight]);
+      const expected = Object.entries(info.upgrades as Record<string, { name: string; activationheight: number }>).map(([id, u]) => [
+        id,
+        u.name,
+        u.activationheight,
+      ]);
       const ours = UPGRADES.map((u) => [branchIdHex(BRANCH_IDS[u]), UPGRADE_NAMES[u], net.activationHeights[u]]);
       expect(ours).toEqual(expected);
     });

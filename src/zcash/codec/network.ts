@@ -5,9 +5,7 @@
 export type NetworkName = "mainnet" | "testnet" | "regtest";
 
 /** Network upgrades in activation order. */
-export const UPGRADES = [
-  "overwinter", "sapling", "blossom", "heartwood", "canopy", "nu5", "nu6", "nu6_1", "nu6_2", "nu6_3",
-] as const;
+export const UPGRADES = ["overwinter", "sapling", "blossom", "heartwood", "canopy", "nu5", "nu6", "nu6_1", "nu6_2", "nu6_3"] as const;
 export type Upgrade = (typeof UPGRADES)[number];
 
 /**
@@ -31,8 +29,16 @@ export const BRANCH_IDS: Readonly<Record<Upgrade, number>> = {
 
 /** Display names as zcashd/Zebra print them in getblockchaininfo.upgrades. */
 export const UPGRADE_NAMES: Record<Upgrade, string> = {
-  overwinter: "Overwinter", sapling: "Sapling", blossom: "Blossom", heartwood: "Heartwood", canopy: "Canopy",
-  nu5: "NU5", nu6: "NU6", nu6_1: "NU6.1", nu6_2: "NU6.2", nu6_3: "NU6.3",
+  overwinter: "Overwinter",
+  sapling: "Sapling",
+  blossom: "Blossom",
+  heartwood: "Heartwood",
+  canopy: "Canopy",
+  nu5: "NU5",
+  nu6: "NU6",
+  nu6_1: "NU6.1",
+  nu6_2: "NU6.2",
+  nu6_3: "NU6.3",
 };
 
 export interface NetworkParams {
@@ -55,8 +61,16 @@ export const mainnet: NetworkParams = Object.freeze({
   name: "mainnet",
   rpcName: "main",
   activationHeights: Object.freeze({
-    overwinter: 347_500, sapling: 419_200, blossom: 653_600, heartwood: 903_000, canopy: 1_046_400,
-    nu5: 1_687_104, nu6: 2_726_400, nu6_1: 3_146_400, nu6_2: 3_364_600, nu6_3: 3_428_143,
+    overwinter: 347_500,
+    sapling: 419_200,
+    blossom: 653_600,
+    heartwood: 903_000,
+    canopy: 1_046_400,
+    nu5: 1_687_104,
+    nu6: 2_726_400,
+    nu6_1: 3_146_400,
+    nu6_2: 3_364_600,
+    nu6_3: 3_428_143,
   }),
   p2pkhPrefix: MAIN_P2PKH,
   p2shPrefix: MAIN_P2SH,
@@ -66,8 +80,16 @@ export const testnet: NetworkParams = Object.freeze({
   name: "testnet",
   rpcName: "test",
   activationHeights: Object.freeze({
-    overwinter: 207_500, sapling: 280_000, blossom: 584_000, heartwood: 903_800, canopy: 1_028_500,
-    nu5: 1_842_420, nu6: 2_976_000, nu6_1: 3_536_500, nu6_2: 4_052_000, nu6_3: 4_134_000,
+    overwinter: 207_500,
+    sapling: 280_000,
+    blossom: 584_000,
+    heartwood: 903_800,
+    canopy: 1_028_500,
+    nu5: 1_842_420,
+    nu6: 2_976_000,
+    nu6_1: 3_536_500,
+    nu6_2: 4_052_000,
+    nu6_3: 4_134_000,
   }),
   p2pkhPrefix: TEST_P2PKH,
   p2shPrefix: TEST_P2SH,
@@ -83,7 +105,14 @@ export const testnet: NetworkParams = Object.freeze({
  * Use `regtestWith` for other heights, as a node started with custom activation heights would need.
  */
 export const regtest: NetworkParams = regtestWith({
-  overwinter: 1, sapling: 1, blossom: 1, heartwood: 1, canopy: 1, nu5: 1, nu6: 1, nu6_1: 1,
+  overwinter: 1,
+  sapling: 1,
+  blossom: 1,
+  heartwood: 1,
+  canopy: 1,
+  nu5: 1,
+  nu6: 1,
+  nu6_1: 1,
 });
 
 /** A regtest network with the given activation heights (they must not decrease in upgrade order). */

@@ -14,7 +14,12 @@ describe("ByteReader / ByteWriter", () => {
   });
 
   test.each([
-    [0, "00"], [0xfc, "fc"], [0xfd, "fdfd00"], [0xffff, "fdffff"], [0x10000, "fe00000100"], [0x02000000, "fe00000002"],
+    [0, "00"],
+    [0xfc, "fc"],
+    [0xfd, "fdfd00"],
+    [0xffff, "fdffff"],
+    [0x10000, "fe00000100"],
+    [0x02000000, "fe00000002"],
   ])("CompactSize %i is %s", (n, hex) => {
     expect(bytesToHex(new ByteWriter().compactSize(n).finish())).toBe(hex);
     expect(new ByteReader(hexToBytes(hex)).compactSize("n")).toBe(n);
@@ -58,7 +63,9 @@ describe("ByteReader / ByteWriter", () => {
   });
 
   test("varBytes checks the declared length", () => {
-    expect(() => new ByteReader(hexToBytes("0501020304")).at("vin", 0).varBytes("scriptSig")).toThrow("offset 0: truncated reading vin[0].scriptSig (length 5, 4 bytes left)");
+    expect(() => new ByteReader(hexToBytes("0501020304")).at("vin", 0).varBytes("scriptSig")).toThrow(
+      "offset 0: truncated reading vin[0].scriptSig (length 5, 4 bytes left)",
+    );
   });
 
   test("fixed-size writes check the length", () => {

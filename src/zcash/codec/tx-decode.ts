@@ -1,9 +1,19 @@
 // Transaction decoding (v1–v5). Every field is a view into the input bytes.
 import { ByteReader } from "./reader.js";
 import {
-  SIZES, VERSION_GROUP_IDS, joinSplitProofSize,
-  type JoinSplit, type OrchardAction, type OrchardBundle, type SaplingBundle, type SaplingOutput,
-  type SaplingSpend, type SproutBundle, type Transaction, type TxIn, type TxOut,
+  SIZES,
+  VERSION_GROUP_IDS,
+  joinSplitProofSize,
+  type JoinSplit,
+  type OrchardAction,
+  type OrchardBundle,
+  type SaplingBundle,
+  type SaplingOutput,
+  type SaplingSpend,
+  type SproutBundle,
+  type Transaction,
+  type TxIn,
+  type TxOut,
 } from "./tx-model.js";
 
 /** Decodes one transaction that must span `bytes` exactly. */
@@ -69,8 +79,12 @@ export function readTransaction(r: ByteReader): Transaction {
     for (let i = 0; i < nSpends; i++) {
       r.at("sapling.spends", i);
       spends[i] = {
-        cv: r.bytes(32, "cv"), anchor: r.bytes(32, "anchor"), nullifier: r.bytes(32, "nullifier"), rk: r.bytes(32, "rk"),
-        zkproof: r.bytes(SIZES.groth16Proof, "zkproof"), spendAuthSig: r.bytes(64, "spendAuthSig"),
+        cv: r.bytes(32, "cv"),
+        anchor: r.bytes(32, "anchor"),
+        nullifier: r.bytes(32, "nullifier"),
+        rk: r.bytes(32, "rk"),
+        zkproof: r.bytes(SIZES.groth16Proof, "zkproof"),
+        spendAuthSig: r.bytes(64, "spendAuthSig"),
       };
     }
     r.at("sapling");
@@ -79,8 +93,11 @@ export function readTransaction(r: ByteReader): Transaction {
     for (let i = 0; i < nOutputs; i++) {
       r.at("sapling.outputs", i);
       outputs[i] = {
-        cv: r.bytes(32, "cv"), cmu: r.bytes(32, "cmu"), ephemeralKey: r.bytes(32, "ephemeralKey"),
-        encCiphertext: r.bytes(SIZES.saplingEncCiphertext, "encCiphertext"), outCiphertext: r.bytes(SIZES.outCiphertext, "outCiphertext"),
+        cv: r.bytes(32, "cv"),
+        cmu: r.bytes(32, "cmu"),
+        ephemeralKey: r.bytes(32, "ephemeralKey"),
+        encCiphertext: r.bytes(SIZES.saplingEncCiphertext, "encCiphertext"),
+        outCiphertext: r.bytes(SIZES.outCiphertext, "outCiphertext"),
         zkproof: r.bytes(SIZES.groth16Proof, "zkproof"),
       };
     }
@@ -179,8 +196,11 @@ function readSaplingV5(r: ByteReader): SaplingBundle | undefined {
   for (let i = 0; i < nOutputs; i++) {
     r.at("sapling.outputs", i);
     outputs[i] = {
-      cv: r.bytes(32, "cv"), cmu: r.bytes(32, "cmu"), ephemeralKey: r.bytes(32, "ephemeralKey"),
-      encCiphertext: r.bytes(SIZES.saplingEncCiphertext, "encCiphertext"), outCiphertext: r.bytes(SIZES.outCiphertext, "outCiphertext"),
+      cv: r.bytes(32, "cv"),
+      cmu: r.bytes(32, "cmu"),
+      ephemeralKey: r.bytes(32, "ephemeralKey"),
+      encCiphertext: r.bytes(SIZES.saplingEncCiphertext, "encCiphertext"),
+      outCiphertext: r.bytes(SIZES.outCiphertext, "outCiphertext"),
       zkproof: EMPTY, // filled from the proofs array below
     };
   }
@@ -208,9 +228,14 @@ function readOrchard(r: ByteReader): OrchardBundle | undefined {
   for (let i = 0; i < n; i++) {
     r.at("orchard.actions", i);
     actions[i] = {
-      cv: r.bytes(32, "cv"), nullifier: r.bytes(32, "nullifier"), rk: r.bytes(32, "rk"), cmx: r.bytes(32, "cmx"),
-      ephemeralKey: r.bytes(32, "ephemeralKey"), encCiphertext: r.bytes(SIZES.saplingEncCiphertext, "encCiphertext"),
-      outCiphertext: r.bytes(SIZES.outCiphertext, "outCiphertext"), spendAuthSig: EMPTY,
+      cv: r.bytes(32, "cv"),
+      nullifier: r.bytes(32, "nullifier"),
+      rk: r.bytes(32, "rk"),
+      cmx: r.bytes(32, "cmx"),
+      ephemeralKey: r.bytes(32, "ephemeralKey"),
+      encCiphertext: r.bytes(SIZES.saplingEncCiphertext, "encCiphertext"),
+      outCiphertext: r.bytes(SIZES.outCiphertext, "outCiphertext"),
+      spendAuthSig: EMPTY,
     };
   }
   r.at("orchard");

@@ -3,8 +3,14 @@
 import { bytesEqual } from "./bytes.js";
 import { ByteWriter } from "./writer.js";
 import {
-  SIZES, VERSION_GROUP_IDS, joinSplitProofSize,
-  type JoinSplit, type SaplingBundle, type SaplingOutput, type SaplingSpend, type Transaction,
+  SIZES,
+  VERSION_GROUP_IDS,
+  joinSplitProofSize,
+  type JoinSplit,
+  type SaplingBundle,
+  type SaplingOutput,
+  type SaplingSpend,
+  type Transaction,
 } from "./tx-model.js";
 
 export function encodeTransaction(tx: Transaction): Uint8Array {
@@ -82,7 +88,11 @@ export function writeJoinSplit(w: ByteWriter, js: JoinSplit, version: number): B
 
 /** A v4 Sapling spend without its spendAuthSig (the part ZIP 243's hashShieldedSpends covers). */
 export function writeSaplingSpendV4(w: ByteWriter, s: SaplingSpend): ByteWriter {
-  return w.fixed(s.cv, 32, "spend cv").fixed(s.anchor, 32, "spend anchor").fixed(s.nullifier, 32, "spend nullifier").fixed(s.rk, 32, "spend rk")
+  return w
+    .fixed(s.cv, 32, "spend cv")
+    .fixed(s.anchor, 32, "spend anchor")
+    .fixed(s.nullifier, 32, "spend nullifier")
+    .fixed(s.rk, 32, "spend rk")
     .fixed(s.zkproof, SIZES.groth16Proof, "spend zkproof");
 }
 
@@ -93,8 +103,11 @@ export function writeSaplingOutputV4(w: ByteWriter, o: SaplingOutput): ByteWrite
 }
 
 function writeOutputBody(w: ByteWriter, o: SaplingOutput): void {
-  w.fixed(o.cv, 32, "output cv").fixed(o.cmu, 32, "output cmu").fixed(o.ephemeralKey, 32, "output ephemeralKey")
-    .fixed(o.encCiphertext, SIZES.saplingEncCiphertext, "output encCiphertext").fixed(o.outCiphertext, SIZES.outCiphertext, "output outCiphertext");
+  w.fixed(o.cv, 32, "output cv")
+    .fixed(o.cmu, 32, "output cmu")
+    .fixed(o.ephemeralKey, 32, "output ephemeralKey")
+    .fixed(o.encCiphertext, SIZES.saplingEncCiphertext, "output encCiphertext")
+    .fixed(o.outCiphertext, SIZES.outCiphertext, "output outCiphertext");
 }
 
 function writeSaplingV5(w: ByteWriter, sapling: SaplingBundle | undefined): void {
@@ -130,8 +143,12 @@ function writeOrchard(w: ByteWriter, tx: Transaction): void {
   }
   w.compactSize(orchard.actions.length);
   for (const a of orchard.actions) {
-    w.fixed(a.cv, 32, "action cv").fixed(a.nullifier, 32, "action nullifier").fixed(a.rk, 32, "action rk").fixed(a.cmx, 32, "action cmx")
-      .fixed(a.ephemeralKey, 32, "action ephemeralKey").fixed(a.encCiphertext, SIZES.saplingEncCiphertext, "action encCiphertext")
+    w.fixed(a.cv, 32, "action cv")
+      .fixed(a.nullifier, 32, "action nullifier")
+      .fixed(a.rk, 32, "action rk")
+      .fixed(a.cmx, 32, "action cmx")
+      .fixed(a.ephemeralKey, 32, "action ephemeralKey")
+      .fixed(a.encCiphertext, SIZES.saplingEncCiphertext, "action encCiphertext")
       .fixed(a.outCiphertext, SIZES.outCiphertext, "action outCiphertext");
   }
   w.u8(orchard.flags).i64(orchard.valueBalance).fixed(orchard.anchor, 32, "Orchard anchor").varBytes(orchard.proof);

@@ -46,14 +46,28 @@ describe("lightwalletd tx_v5.json", () => {
       const s = tx.sapling;
       const o = tx.orchard;
       expect({
-        version: tx.version, nVersionGroupId: tx.versionGroupId, nConsensusBranchId: tx.consensusBranchId, lock_time: tx.lockTime,
-        nExpiryHeight: tx.expiryHeight, tx_in_count: tx.vin.length, tx_out_count: tx.vout.length,
-        nSpendsSapling: s?.spends.length ?? 0, nOutputsSapling: s?.outputs.length ?? 0, valueBalanceSapling: Number(s?.valueBalance ?? 0n),
+        version: tx.version,
+        nVersionGroupId: tx.versionGroupId,
+        nConsensusBranchId: tx.consensusBranchId,
+        lock_time: tx.lockTime,
+        nExpiryHeight: tx.expiryHeight,
+        tx_in_count: tx.vin.length,
+        tx_out_count: tx.vout.length,
+        nSpendsSapling: s?.spends.length ?? 0,
+        nOutputsSapling: s?.outputs.length ?? 0,
+        valueBalanceSapling: Number(s?.valueBalance ?? 0n),
         nActionsOrchard: o?.actions.length ?? 0,
       }).toEqual({
-        version: row.version, nVersionGroupId: row.nVersionGroupId, nConsensusBranchId: row.nConsensusBranchId, lock_time: row.lock_time,
-        nExpiryHeight: row.nExpiryHeight, tx_in_count: row.tx_in_count, tx_out_count: row.tx_out_count,
-        nSpendsSapling: row.nSpendsSapling, nOutputsSapling: row.nOutputsSapling, valueBalanceSapling: row.valueBalanceSapling,
+        version: row.version,
+        nVersionGroupId: row.nVersionGroupId,
+        nConsensusBranchId: row.nConsensusBranchId,
+        lock_time: row.lock_time,
+        nExpiryHeight: row.nExpiryHeight,
+        tx_in_count: row.tx_in_count,
+        tx_out_count: row.tx_out_count,
+        nSpendsSapling: row.nSpendsSapling,
+        nOutputsSapling: row.nOutputsSapling,
+        valueBalanceSapling: row.valueBalanceSapling,
         nActionsOrchard: row.nActionsOrchard,
       });
       // The vectors carry a (meaningless) anchorSapling even without spends; the encoding has none then.

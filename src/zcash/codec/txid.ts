@@ -93,7 +93,8 @@ export function computeTxid(tx: Transaction, raw?: Uint8Array): Uint8Array {
 }
 
 function v5BranchId(tx: Transaction): number {
-  if (tx.version !== 5 || tx.consensusBranchId === undefined) throw new RangeError(`ZIP-244 digests need a v5 transaction with a consensusBranchId (got v${tx.version})`);
+  if (tx.version !== 5 || tx.consensusBranchId === undefined)
+    throw new RangeError(`ZIP-244 digests need a v5 transaction with a consensusBranchId (got v${tx.version})`);
   return tx.consensusBranchId;
 }
 
@@ -118,8 +119,13 @@ export function zip244Root(branchId: number, header: Uint8Array, transparent: Ui
 }
 
 function headerDigest(tx: Transaction, branchId: number): Uint8Array {
-  return digest(P.headers).u32(0x80000000 | tx.version).u32(tx.versionGroupId ?? 0).u32(branchId)
-    .u32(tx.lockTime).u32(tx.expiryHeight ?? 0).finish();
+  return digest(P.headers)
+    .u32(0x80000000 | tx.version)
+    .u32(tx.versionGroupId ?? 0)
+    .u32(branchId)
+    .u32(tx.lockTime)
+    .u32(tx.expiryHeight ?? 0)
+    .finish();
 }
 
 /** T.2 transparent_digest; also S.2 when the transaction has no transparent input to sign. */
@@ -199,8 +205,7 @@ function orchardDigest(tx: Transaction): Uint8Array {
     memos.bytes(a.encCiphertext.subarray(COMPACT_CIPHERTEXT_SIZE, MEMO_END));
     noncompact.bytes(a.cv).bytes(a.rk).bytes(a.encCiphertext.subarray(MEMO_END)).bytes(a.outCiphertext);
   }
-  return digest(P.orchard).bytes(compact.finish()).bytes(memos.finish()).bytes(noncompact.finish())
-    .u8(o.flags).i64(o.valueBalance).bytes(o.anchor).finish();
+  return digest(P.orchard).bytes(compact.finish()).bytes(memos.finish()).bytes(noncompact.finish()).u8(o.flags).i64(o.valueBalance).bytes(o.anchor).finish();
 }
 
 /** Placeholder ZIP 244 uses as the auth commitment of pre-v5 transactions. */
@@ -227,8 +232,7 @@ export function authDigest(tx: Transaction): Uint8Array {
     for (const a of o.actions) orchard.bytes(a.spendAuthSig);
     orchard.bytes(o.bindingSig);
   }
-  return digest(branchPersonalization("ZTxAuthHash_", branchId))
-    .bytes(scripts.finish()).bytes(sapling.finish()).bytes(orchard.finish()).finish();
+  return digest(branchPersonalization("ZTxAuthHash_", branchId)).bytes(scripts.finish()).bytes(sapling.finish()).bytes(orchard.finish()).finish();
 }
 
 /**
@@ -243,7 +247,13 @@ export function authDataRoot(authDigests: Uint8Array[]): Uint8Array {
   for (let i = 0; i < width; i++) level.push(authDigests[i] ?? new Uint8Array(32));
   while (level.length > 1) {
     const next: Uint8Array[] = [];
-    for (let i = 0; i < level.length; i += 2) next.push(digest(P.authDataNode).bytes(level[i]!).bytes(level[i + 1]!).finish());
+    for (let i = 0; i < level.length; i += 2)
+      next.push(
+        digest(P.authDataNode)
+          .bytes(level[i]!)
+          .bytes(level[i + 1]!)
+          .finish(),
+      );
     level = next;
   }
   return level[0]!;

@@ -13,8 +13,15 @@
 
 import { create } from "@bufbuild/protobuf";
 import {
-  BalanceSchema, GetAddressUtxosReplyListSchema, GetAddressUtxosReplySchema, RawTransactionSchema,
-  type Address, type AddressList, type GetAddressUtxosArg, type GetAddressUtxosReply, type TransparentAddressBlockFilter,
+  BalanceSchema,
+  GetAddressUtxosReplyListSchema,
+  GetAddressUtxosReplySchema,
+  RawTransactionSchema,
+  type Address,
+  type AddressList,
+  type GetAddressUtxosArg,
+  type GetAddressUtxosReply,
+  type TransparentAddressBlockFilter,
 } from "../gen/walletrpc/service_pb.js";
 import { AddressError, decodeTransparentAddress, mainnet, reverseBytes, testnet } from "../codec/index.js";
 import { inOrder, type Derivation } from "./context.js";
@@ -84,11 +91,13 @@ export async function getTaddressTransactions(d: Derivation, filter: Transparent
   const end = range.end?.height || tip;
   if (start > end) throw invalidArgument(`${rpc}: getaddresstxids failed, error: start Height(${start}) must be less than or equal to end Height(${end})`);
   if (end - start + 1n > MAX_TADDR_RANGE) throw invalidArgument(`${rpc}: block range too wide (${end - start + 1n} blocks, limit ${MAX_TADDR_RANGE})`);
+  // biome-ignore lint/complexity/useMathMinMax: heights are bigints, which Math.min does not take
   const last = end > tip ? tip : end;
   if (start > last) return;
   const what = "getaddresstxids";
-  const txids = arr(await d.node.call(what, [{ addresses: [filter.address], start: Number(start), end: Number(last) }]), what)
-    .map((t, i) => str({ v: t, what: `${what}[${i}]` }));
+  const txids = arr(await d.node.call(what, [{ addresses: [filter.address], start: Number(start), end: Number(last) }]), what).map((t, i) =>
+    str({ v: t, what: `${what}[${i}]` }),
+  );
   for await (const raw of inOrder(txids, (txid) => fetchRawTransaction(d, txid))) d.emit(RawTransactionSchema, raw);
 }
 

@@ -16,12 +16,18 @@
 //   chainMetadata is present with every size 0 (src/zcash/codec's nullifiersOnly).
 
 import { create } from "@bufbuild/protobuf";
-import {
-  CompactBlockSchema, type CompactBlock,
-} from "../gen/walletrpc/compact_formats_pb.js";
+import { CompactBlockSchema, type CompactBlock } from "../gen/walletrpc/compact_formats_pb.js";
 import { BlockIDSchema, PoolType, type BlockID, type BlockRange } from "../gen/walletrpc/service_pb.js";
 import {
-  ALL_POOL_TYPES, compactBlock, decodeBlock, displayHex, nullifiersOnly, resolvePoolTypes, reverseBytes, type DecodedBlock, type TreeSizes,
+  ALL_POOL_TYPES,
+  compactBlock,
+  decodeBlock,
+  displayHex,
+  nullifiersOnly,
+  resolvePoolTypes,
+  reverseBytes,
+  type DecodedBlock,
+  type TreeSizes,
 } from "../codec/index.js";
 import { protocolIn } from "../../core/corpus/protocol-version.js";
 import { inOrder, type Derivation } from "./context.js";
@@ -43,7 +49,7 @@ export async function fetchBlock(d: Derivation, ref: string): Promise<FetchedBlo
   const trees = info.trees === undefined || info.trees === null ? {} : obj(info.trees, `${what}.trees`);
   const size = (pool: string) => {
     const t = trees[pool];
-    return t === undefined || t === null ? 0 : optionalUint(field(obj(t, `${what}.trees.${pool}`), "size", `${what}.trees.${pool}`)) ?? 0;
+    return t === undefined || t === null ? 0 : (optionalUint(field(obj(t, `${what}.trees.${pool}`), "size", `${what}.trees.${pool}`)) ?? 0);
   };
   const raw = hex({ v: await d.node.call("getblock", [hash, 0]), what: `getblock ${hash} 0` });
   let block: DecodedBlock;

@@ -59,7 +59,14 @@ async function answers(name: RpcName, req: Req, builds: [GrpcTarget, GrpcTarget]
   const rpc = rpcOf(name);
   const [mine, one, two] = await Promise.all([derived(derive, name, req), builds[0].call(rpc, req), builds[1].call(rpc, req)]);
   const canon = (o: Observation) => canonOf(o, { schema: rpc.output, streaming: rpc.methodKind === "server_streaming" });
-  const verdict = verdictOf(new Map([["build-1", canon(one)], ["build-2", canon(two)]]), canon(mine), { expect: { kind: "oracle" } });
+  const verdict = verdictOf(
+    new Map([
+      ["build-1", canon(one)],
+      ["build-2", canon(two)],
+    ]),
+    canon(mine),
+    { expect: { kind: "oracle" } },
+  );
   return { mine, one, two, verdict };
 }
 
@@ -92,14 +99,16 @@ describe("a wrong Sapling nullifier in one block", () => {
 
     const { mine, one, two, verdict } = await answers("GetBlock", request("GetBlock", { height: BigInt(height) }), builds);
     const vtxPosition = fromBinary(CompactBlockSchema, mine.messages[0]!).vtx.findIndex((t) => t.index === BigInt(txIndex));
-    expect(brief(divergences("GetBlock", mine, one))).toEqual([
-      expect.objectContaining({ kind: "value", path: `vtx[${vtxPosition}].spends[${j}].nf` }),
-    ]);
+    expect(brief(divergences("GetBlock", mine, one))).toEqual([expect.objectContaining({ kind: "value", path: `vtx[${vtxPosition}].spends[${j}].nf` })]);
     expect(brief(divergences("GetBlock", one, two))).toEqual([]);
     expect(verdict.verdict).toBe("all-vs-oracle");
 
     // The same altered field in every rpc that carries it.
-    const range = await answers("GetBlockRangeNullifiers", request("GetBlockRangeNullifiers", { start: { height: BigInt(height - 1) }, end: { height: BigInt(height + 1) } }), builds);
+    const range = await answers(
+      "GetBlockRangeNullifiers",
+      request("GetBlockRangeNullifiers", { start: { height: BigInt(height - 1) }, end: { height: BigInt(height + 1) } }),
+      builds,
+    );
     const rangePosition = fromBinary(CompactBlockSchema, range.mine.messages[1]!).vtx.findIndex((t) => t.index === BigInt(txIndex));
     expect(brief(divergences("GetBlockRangeNullifiers", range.mine, range.one))).toEqual([
       expect.objectContaining({ kind: "value", path: `[1].vtx[${rangePosition}].spends[${j}].nf` }),

@@ -55,8 +55,18 @@ describe("blocks", () => {
   });
 
   test("GetBlock: by height and by LE hash, every kind of block; bad ids", async () => {
-    const heights = [1n, h("block_with_joinsplits"), h("sapling_activation"), h("block_with_sapling_outputs"), h("block_with_sapling_spends"),
-      h("nu5_activation"), h("block_with_orchard_actions"), h("block_many_txs"), h("block_coinbase_only"), tip];
+    const heights = [
+      1n,
+      h("block_with_joinsplits"),
+      h("sapling_activation"),
+      h("block_with_sapling_outputs"),
+      h("block_with_sapling_spends"),
+      h("nu5_activation"),
+      h("block_with_orchard_actions"),
+      h("block_many_txs"),
+      h("block_coinbase_only"),
+      tip,
+    ];
     await all("GetBlock", [
       ...heights.map((height) => ok(req("GetBlock", { height }))),
       ok(req("GetBlock", { hash: hashOf(0) })),
@@ -72,8 +82,9 @@ describe("blocks", () => {
 
   test("GetBlockNullifiers: spends, actions, outputs-only transactions; bad ids", async () => {
     await all("GetBlockNullifiers", [
-      ...[h("block_with_sapling_outputs"), h("block_with_sapling_spends"), h("block_with_orchard_actions"), h("block_many_txs"), 3n, tip]
-        .map((height) => ok(req("GetBlockNullifiers", { height }))),
+      ...[h("block_with_sapling_outputs"), h("block_with_sapling_spends"), h("block_with_orchard_actions"), h("block_many_txs"), 3n, tip].map((height) =>
+        ok(req("GetBlockNullifiers", { height })),
+      ),
       ok(req("GetBlockNullifiers", { hash: hashOf(h("block_many_txs")) })),
       err(req("GetBlockNullifiers", {})),
       err(req("GetBlockNullifiers", { height: tip + 1n })),
@@ -86,7 +97,15 @@ describe("blocks", () => {
   const P = PoolType;
 
   test("GetBlockRange: ascending, descending, the whole chain, every pool filter; past the tip; bad requests", async () => {
-    const filters: PoolType[][] = [[], [P.TRANSPARENT], [P.SAPLING], [P.ORCHARD], [P.IRONWOOD], [P.TRANSPARENT, P.SAPLING, P.ORCHARD, P.IRONWOOD], [P.SAPLING, P.SAPLING, P.ORCHARD, P.TRANSPARENT]];
+    const filters: PoolType[][] = [
+      [],
+      [P.TRANSPARENT],
+      [P.SAPLING],
+      [P.ORCHARD],
+      [P.IRONWOOD],
+      [P.TRANSPARENT, P.SAPLING, P.ORCHARD, P.IRONWOOD],
+      [P.SAPLING, P.SAPLING, P.ORCHARD, P.TRANSPARENT],
+    ];
     await all("GetBlockRange", [
       ok(range(0n, tip)),
       ok(range(tip, 0n, [P.TRANSPARENT, P.SAPLING, P.ORCHARD])),
@@ -104,7 +123,8 @@ describe("blocks", () => {
   });
 
   test("GetBlockRangeNullifiers: both directions, TRANSPARENT ignored; past the tip", async () => {
-    const nf = (start: bigint, end: bigint, poolTypes: PoolType[] = []) => req("GetBlockRangeNullifiers", { start: { height: start }, end: { height: end }, poolTypes });
+    const nf = (start: bigint, end: bigint, poolTypes: PoolType[] = []) =>
+      req("GetBlockRangeNullifiers", { start: { height: start }, end: { height: end }, poolTypes });
     await all("GetBlockRangeNullifiers", [
       ok(nf(0n, tip)),
       ok(nf(120n, 95n)),
@@ -211,7 +231,9 @@ describe("mempool (compared unordered: getrawmempool's order is not the server's
     const P = PoolType;
     await all("GetMempoolTx", [
       ok(req("GetMempoolTx", {})),
-      ...[[P.TRANSPARENT], [P.SAPLING], [P.ORCHARD], [P.TRANSPARENT, P.SAPLING, P.ORCHARD, P.IRONWOOD]].map((poolTypes) => ok(req("GetMempoolTx", { poolTypes }))),
+      ...[[P.TRANSPARENT], [P.SAPLING], [P.ORCHARD], [P.TRANSPARENT, P.SAPLING, P.ORCHARD, P.IRONWOOD]].map((poolTypes) =>
+        ok(req("GetMempoolTx", { poolTypes })),
+      ),
       ok(req("GetMempoolTx", { excludeTxidSuffixes: [t0!.txid.slice(30)], poolTypes: [P.TRANSPARENT, P.SAPLING, P.ORCHARD] })),
       ok(req("GetMempoolTx", { excludeTxidSuffixes: [t1!.txid, new Uint8Array(0)], poolTypes: [P.TRANSPARENT, P.SAPLING, P.ORCHARD] })),
       err(req("GetMempoolTx", { excludeTxidSuffixes: [new Uint8Array(33)] })),
@@ -228,7 +250,16 @@ describe("mempool (compared unordered: getrawmempool's order is not the server's
 
 describe("trees", () => {
   test("GetTreeState: before and after each pool's activation, by height and by LE hash; bad ids", async () => {
-    const heights = [1n, h("pre_sapling"), h("sapling_activation"), h("block_with_sapling_outputs"), h("nu5_activation"), h("block_with_orchard_actions"), 150n, tip];
+    const heights = [
+      1n,
+      h("pre_sapling"),
+      h("sapling_activation"),
+      h("block_with_sapling_outputs"),
+      h("nu5_activation"),
+      h("block_with_orchard_actions"),
+      150n,
+      tip,
+    ];
     await all("GetTreeState", [
       ...heights.map((height) => ok(req("GetTreeState", { height }))),
       ok(req("GetTreeState", { hash: hashOf(h("block_with_orchard_actions")) })),

@@ -15,15 +15,21 @@
 import { fromBinary, type DescMethod, type Message } from "@bufbuild/protobuf";
 import { PoolType, ShieldedProtocol } from "../gen/walletrpc/service_pb.js";
 import type {
-  Address, AddressList, BlockID, BlockRange, GetAddressUtxosArg, GetMempoolTxRequest, GetSubtreeRootsArg,
-  RawTransaction, TransparentAddressBlockFilter, TxFilter,
+  Address,
+  AddressList,
+  BlockID,
+  BlockRange,
+  GetAddressUtxosArg,
+  GetMempoolTxRequest,
+  GetSubtreeRootsArg,
+  RawTransaction,
+  TransparentAddressBlockFilter,
+  TxFilter,
 } from "../gen/walletrpc/service_pb.js";
 import { GrpcCode } from "../../core/targets/grpc-status.js";
 import type { JsonRpcTarget } from "../../core/targets/jsonrpc.js";
 import type { Fault, GrpcObservation, Observation } from "../../core/targets/observation.js";
-import {
-  getAddressUtxos, getAddressUtxosStream, getTaddressBalance, getTaddressBalanceStream, getTaddressTransactions,
-} from "./addresses.js";
+import { getAddressUtxos, getAddressUtxosStream, getTaddressBalance, getTaddressBalanceStream, getTaddressTransactions } from "./addresses.js";
 import { getBlock, getBlockNullifiers, getBlockRange, getLatestBlock, protocolBefore } from "./blocks.js";
 import { createOracleCache, type OracleCache } from "./cache.js";
 import { derivation, type Derivation } from "./context.js";
@@ -137,7 +143,8 @@ async function run(rpc: RpcName, handler: Handler, request: Message | Message[],
     else {
       // A fault of the oracle, or a derivation that broke on what the node said: either
       // way there is no answer to measure the builds against.
-      fault = e instanceof OracleFault ? { kind: e.kind, detail: e.message } : { kind: "protocol", detail: `oracle derivation failed: ${(e as Error).message}` };
+      fault =
+        e instanceof OracleFault ? { kind: e.kind, detail: e.message } : { kind: "protocol", detail: `oracle derivation failed: ${(e as Error).message}` };
       code = GrpcCode.UNAVAILABLE;
       message = `oracle unavailable: ${fault.detail}`;
     }

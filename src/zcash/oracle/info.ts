@@ -50,18 +50,21 @@ export async function getLightdInfo(d: Derivation): Promise<void> {
   const upgrades = upgradesOf(chain);
   const next = nextUpgrade(upgrades);
   const consensus = obj(field(chain, "consensus", w).v, `${w}.consensus`);
-  d.emit(LightdInfoSchema, create(LightdInfoSchema, {
-    // version, vendor, gitCommit, branch, buildDate, buildUser, donationAddress: UNDERIVABLE.
-    taddrSupport: true,
-    chainName: str(field(chain, "chain", w)),
-    saplingActivationHeight: BigInt(upgrades.get(SAPLING_BRANCH)?.height ?? 0),
-    consensusBranchId: str(field(consensus, "chaintip", `${w}.consensus`)),
-    blockHeight: BigInt(uint(field(chain, "blocks", w))),
-    estimatedHeight: BigInt(optionalUint(field(chain, "estimatedheight", w)) ?? 0),
-    zcashdBuild: str(field(info, "build", "getinfo")),
-    zcashdSubversion: str(field(info, "subversion", "getinfo")),
-    upgradeName: next?.name ?? "",
-    upgradeHeight: BigInt(next?.height ?? 0),
-    lightwalletProtocolVersion: LIGHTWALLET_PROTOCOL_VERSION,
-  }));
+  d.emit(
+    LightdInfoSchema,
+    create(LightdInfoSchema, {
+      // version, vendor, gitCommit, branch, buildDate, buildUser, donationAddress: UNDERIVABLE.
+      taddrSupport: true,
+      chainName: str(field(chain, "chain", w)),
+      saplingActivationHeight: BigInt(upgrades.get(SAPLING_BRANCH)?.height ?? 0),
+      consensusBranchId: str(field(consensus, "chaintip", `${w}.consensus`)),
+      blockHeight: BigInt(uint(field(chain, "blocks", w))),
+      estimatedHeight: BigInt(optionalUint(field(chain, "estimatedheight", w)) ?? 0),
+      zcashdBuild: str(field(info, "build", "getinfo")),
+      zcashdSubversion: str(field(info, "subversion", "getinfo")),
+      upgradeName: next?.name ?? "",
+      upgradeHeight: BigInt(next?.height ?? 0),
+      lightwalletProtocolVersion: LIGHTWALLET_PROTOCOL_VERSION,
+    }),
+  );
 }

@@ -3,6 +3,7 @@
 // the derivation does not expect cannot vouch for anything: that is a fault of the
 // oracle ("protocol"), never a wrong answer silently derived.
 
+import { HexError, hexToBytes } from "../../core/io/hex.js";
 import type { JsonRpcTarget } from "../../core/targets/jsonrpc.js";
 import type { JsonRpcObservation } from "../../core/targets/observation.js";
 import type { OracleCache } from "./cache.js";
@@ -107,6 +108,10 @@ export function optionalUint(f: { v: unknown; what: string }): number | undefine
 /** Hex text as bytes; text that is not hex is the node's fault. */
 export function hex(f: { v: unknown; what: string }): Uint8Array {
   const s = str(f);
-  if (s.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(s)) throw shapeFault(f.what, "hex", s);
-  return new Uint8Array(Buffer.from(s, "hex"));
+  try {
+    return hexToBytes(s);
+  } catch (e) {
+    if (e instanceof HexError) throw shapeFault(f.what, "hex", s);
+    throw e;
+  }
 }

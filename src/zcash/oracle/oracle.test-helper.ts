@@ -75,19 +75,30 @@ export function brief(ds: readonly Divergence[]): { kind: string; path: string; 
  * compared by code (their texts differ by design: the oracle's start with "oracle: ");
  * `error` says whether the answer is meant to be one.
  */
-export async function expectSameAnswer(derive: GrpcDeriver, server: GrpcTarget, name: RpcName, req: Req, o: CompareOpts & { error?: boolean } = {}): Promise<GrpcObservation> {
+export async function expectSameAnswer(
+  derive: GrpcDeriver,
+  server: GrpcTarget,
+  name: RpcName,
+  req: Req,
+  o: CompareOpts & { error?: boolean } = {},
+): Promise<GrpcObservation> {
   const [mine, theirs] = await Promise.all([derived(derive, name, req), server.call(rpcOf(name), req)]);
   expect(theirs.fault).toBeUndefined();
   expect(mine.fault).toBeUndefined();
   const volatile = [...(o.volatile ?? []), ...(o.error ? ["status.message"] : [])];
-  expect({ request: label(name, req), divergences: brief(divergences(name, mine, theirs, { ...o, volatile })) })
-    .toEqual({ request: label(name, req), divergences: [] });
+  expect({ request: label(name, req), divergences: brief(divergences(name, mine, theirs, { ...o, volatile })) }).toEqual({
+    request: label(name, req),
+    divergences: [],
+  });
   expect({ request: label(name, req), failed: mine.code !== 0 }).toEqual({ request: label(name, req), failed: o.error ?? false });
   return mine;
 }
 
 function label(name: RpcName, req: Req): string {
-  const one = (r: Message | Uint8Array) => (r instanceof Uint8Array ? `wire ${Buffer.from(r).toString("hex")}` : JSON.stringify(r, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v instanceof Uint8Array ? Buffer.from(v).toString("hex") : v)));
+  const one = (r: Message | Uint8Array) =>
+    r instanceof Uint8Array
+      ? `wire ${Buffer.from(r).toString("hex")}`
+      : JSON.stringify(r, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v instanceof Uint8Array ? Buffer.from(v).toString("hex") : v));
   return `${name} ${Array.isArray(req) ? `[${req.map(one).join(", ")}]` : one(req)}`;
 }
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { canonOf } from "../../core/canon/index.js";
 import { verdictOf } from "../../core/diff/verdict.js";
-import { PoolType, ShieldedProtocol } from "../gen/walletrpc/service_pb.js";
+import { PoolType, type ShieldedProtocol } from "../gen/walletrpc/service_pb.js";
 import { startFixtureNetwork, type FixtureNetwork } from "../fixture/network.js";
 import { GrpcCode } from "../../core/targets/grpc-status.js";
 import { jsonRpcTarget, type JsonRpcTarget } from "../../core/targets/jsonrpc.js";
@@ -114,7 +114,15 @@ function scripted(answer: (method: string) => { httpStatus?: number; body: unkno
     call: async (method) => {
       const a = answer(method);
       const body = new TextEncoder().encode(typeof a.body === "string" ? a.body : JSON.stringify(a.body));
-      return { transport: "jsonrpc", method, httpStatus: a.httpStatus ?? 200, body, wireBytes: body.length, timing: { startedAt: 0, totalMs: 0 }, ...(a.fault ? { fault: a.fault } : {}) };
+      return {
+        transport: "jsonrpc",
+        method,
+        httpStatus: a.httpStatus ?? 200,
+        body,
+        wireBytes: body.length,
+        timing: { startedAt: 0, totalMs: 0 },
+        ...(a.fault ? { fault: a.fault } : {}),
+      };
     },
     batch: async () => {
       throw new Error("the oracle derives answers call by call");
@@ -145,7 +153,11 @@ describe("faults of the oracle", () => {
     ["a body that is not JSON", { body: "<html>" }, "invalid-json"],
     ["a result of the wrong shape", { body: { jsonrpc: "2.0", id: 1, result: 5 } }, "protocol"],
     ["a method the node does not serve", { body: { jsonrpc: "2.0", id: 1, error: { code: -32601, message: "Method not found" } } }, "protocol"],
-    ["an HTTP error without a JSON-RPC error", { httpStatus: 502, body: "bad gateway", fault: { kind: "http-status" as const, detail: "HTTP status 502" } }, "http-status"],
+    [
+      "an HTTP error without a JSON-RPC error",
+      { httpStatus: 502, body: "bad gateway", fault: { kind: "http-status" as const, detail: "HTTP status 502" } },
+      "http-status",
+    ],
   ])("%s", async (_what, answer, kind) => {
     const obs = await derived(deriveFromOracle(scripted(() => answer)), "GetLightdInfo", request("GetLightdInfo"));
     expect([obs.fault?.kind, obs.code, obs.messages]).toEqual([kind, GrpcCode.UNAVAILABLE, []]);
@@ -183,9 +195,11 @@ describe("inOrder", () => {
       return i * 10;
     };
     const got: number[] = [];
-    await expect((async () => {
-      for await (const r of inOrder([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], fn, 3)) got.push(r);
-    })()).rejects.toThrow("five");
+    await expect(
+      (async () => {
+        for await (const r of inOrder([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], fn, 3)) got.push(r);
+      })(),
+    ).rejects.toThrow("five");
     expect(got).toEqual([0, 10, 20, 30, 40]);
     expect(most).toBeLessThanOrEqual(3);
     expect(inFlight).toBe(0);

@@ -17,7 +17,8 @@ export function jsonRpcOracle(target: JsonRpcTarget, deriveGrpc?: GrpcDeriver): 
   return {
     label: target.url,
     async answer(pc, protocol) {
-      if (pc.case.transport === "jsonrpc") return protocol === undefined ? target.call(pc.case.method, pc.request as unknown[], { id: JSONRPC_CASE_ID }) : undefined;
+      if (pc.case.transport === "jsonrpc")
+        return protocol === undefined ? target.call(pc.case.method, pc.request as unknown[], { id: JSONRPC_CASE_ID }) : undefined;
       return deriveGrpc ? deriveGrpc(pc, protocol) : undefined;
     },
   };

@@ -43,7 +43,10 @@ import type { RpcName } from "./underivable.js";
 
 /** The answer is this error status. */
 export class Rejection extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
     this.name = "Rejection";
   }
@@ -51,7 +54,11 @@ export class Rejection extends Error {
 
 /** A JSON-RPC error object from the node. */
 export class NodeError extends Error {
-  constructor(readonly method: string, readonly rpcCode: number, readonly rpcMessage: string) {
+  constructor(
+    readonly method: string,
+    readonly rpcCode: number,
+    readonly rpcMessage: string,
+  ) {
     super(`${method}: ${rpcCode}: ${rpcMessage}`);
     this.name = "NodeError";
   }
@@ -59,7 +66,10 @@ export class NodeError extends Error {
 
 /** The oracle gave no usable answer. */
 export class OracleFault extends Error {
-  constructor(readonly kind: FaultKind, detail: string) {
+  constructor(
+    readonly kind: FaultKind,
+    detail: string,
+  ) {
     super(detail);
     this.name = "OracleFault";
   }
@@ -97,7 +107,12 @@ export type BlockRefKind = "height" | "hash";
 
 const BLOCK_RPCS: ReadonlySet<RpcName> = new Set(["GetBlock", "GetBlockNullifiers", "GetBlockRange", "GetBlockRangeNullifiers"]);
 const ADDRESS_RPCS: ReadonlySet<RpcName> = new Set([
-  "GetTaddressTxids", "GetTaddressTransactions", "GetTaddressBalance", "GetTaddressBalanceStream", "GetAddressUtxos", "GetAddressUtxosStream",
+  "GetTaddressTxids",
+  "GetTaddressTransactions",
+  "GetTaddressBalance",
+  "GetTaddressBalanceStream",
+  "GetAddressUtxos",
+  "GetAddressUtxosStream",
 ]);
 
 /** The gRPC code for a node error answering `rpc` (the table above). */

@@ -9,9 +9,7 @@
 // with status OK, as lightwalletd and Zebra's server relay it.
 
 import { create } from "@bufbuild/protobuf";
-import {
-  RawTransactionSchema, SendResponseSchema, type RawTransaction, type TxFilter,
-} from "../gen/walletrpc/service_pb.js";
+import { RawTransactionSchema, SendResponseSchema, type RawTransaction, type TxFilter } from "../gen/walletrpc/service_pb.js";
 import { bytesToHex, decodeTransactionPrefix, displayHex } from "../codec/index.js";
 import type { Derivation } from "./context.js";
 import { field, hex, obj, optionalUint, str } from "./node.js";

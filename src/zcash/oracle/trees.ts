@@ -15,9 +15,7 @@
 //   API, and every implementation rejects it); maxEntries past 65535 is no cap (Zebra clamps).
 
 import { create } from "@bufbuild/protobuf";
-import {
-  ShieldedProtocol, SubtreeRootSchema, TreeStateSchema, type BlockID, type GetSubtreeRootsArg,
-} from "../gen/walletrpc/service_pb.js";
+import { ShieldedProtocol, SubtreeRootSchema, TreeStateSchema, type BlockID, type GetSubtreeRootsArg } from "../gen/walletrpc/service_pb.js";
 import { displayHex } from "../codec/index.js";
 import type { Derivation } from "./context.js";
 import { arr, field, hex, obj, str, uint } from "./node.js";
@@ -50,15 +48,18 @@ async function treeState(d: Derivation, ref: string, kind: BlockRefKind): Promis
     if (e instanceof NodeError) throw nodeRejection(d.rpc, e, kind);
     throw e;
   }
-  d.emit(TreeStateSchema, create(TreeStateSchema, {
-    network: await d.node.chain(),
-    height: BigInt(uint(field(state, "height", what))),
-    hash: str(field(state, "hash", what)),
-    time: uint(field(state, "time", what)),
-    saplingTree: finalState(state, "sapling", what),
-    orchardTree: finalState(state, "orchard", what),
-    ironwoodTree: finalState(state, "ironwood", what),
-  }));
+  d.emit(
+    TreeStateSchema,
+    create(TreeStateSchema, {
+      network: await d.node.chain(),
+      height: BigInt(uint(field(state, "height", what))),
+      hash: str(field(state, "hash", what)),
+      time: uint(field(state, "time", what)),
+      saplingTree: finalState(state, "sapling", what),
+      orchardTree: finalState(state, "orchard", what),
+      ironwoodTree: finalState(state, "ironwood", what),
+    }),
+  );
 }
 
 export async function getTreeState(d: Derivation, id: BlockID): Promise<void> {
@@ -87,10 +88,13 @@ export async function getSubtreeRoots(d: Derivation, arg: GetSubtreeRootsArg): P
     const o = obj(s, w);
     const endHeight = uint(field(o, "end_height", w));
     const blockHash = hex({ v: await d.node.call("getblockhash", [endHeight]), what: `getblockhash ${endHeight}` });
-    d.emit(SubtreeRootSchema, create(SubtreeRootSchema, {
-      rootHash: hex(field(o, "root", w)),
-      completingBlockHash: blockHash,
-      completingBlockHeight: BigInt(endHeight),
-    }));
+    d.emit(
+      SubtreeRootSchema,
+      create(SubtreeRootSchema, {
+        rootHash: hex(field(o, "root", w)),
+        completingBlockHash: blockHash,
+        completingBlockHeight: BigInt(endHeight),
+      }),
+    );
   }
 }

@@ -81,11 +81,13 @@ describe(`the corpus${SKIPPED}`, () => {
   corpusTest("no oracle-anchored SendTransaction sends a transaction (the oracle never broadcasts)", () => {
     const model = syntheticChain();
     const anchors = chainAnchors(model);
-    const wrong = oracleAnchored().filter((c) => c.method === "SendTransaction").flatMap((c) => {
-      const pc = planCase(c, anchors, "fixture", lightwalletProtocol);
-      const data = pc.request instanceof Uint8Array || pc.request === undefined ? undefined : (pc.request as RawTransaction).data;
-      return data !== undefined && mayBeTransaction(data) ? [`${c.source.file}:${c.source.line} ${c.id}: ${UNDERIVABLE_ANSWERS.SendTransaction}`] : [];
-    });
+    const wrong = oracleAnchored()
+      .filter((c) => c.method === "SendTransaction")
+      .flatMap((c) => {
+        const pc = planCase(c, anchors, "fixture", lightwalletProtocol);
+        const data = pc.request instanceof Uint8Array || pc.request === undefined ? undefined : (pc.request as RawTransaction).data;
+        return data !== undefined && mayBeTransaction(data) ? [`${c.source.file}:${c.source.line} ${c.id}: ${UNDERIVABLE_ANSWERS.SendTransaction}`] : [];
+      });
     expect(wrong).toEqual([]);
   });
 });

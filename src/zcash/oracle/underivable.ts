@@ -13,7 +13,6 @@
 export { RPC_NAMES, isRpcName, type RpcName } from "../lightwallet-rpcs.js";
 import type { RpcName } from "../lightwallet-rpcs.js";
 
-
 /** LightdInfo fields the server sets about itself. */
 const SERVER_IDENTITY = ["version", "vendor", "gitCommit", "branch", "buildDate", "buildUser", "donationAddress"] as const;
 
@@ -55,9 +54,6 @@ export const UNDERIVABLE_ANSWERS: Readonly<Partial<Record<RpcName, string>>> = {
     "a request whose data decodes as a transaction (or claims a transaction version the decoder does not know): " +
     "deriving the success answer would mean broadcasting it, and the oracle never broadcasts",
 };
-
-/** Also underivable, for every rpc: a hand-built wire request that does not parse as the rpc's request message. */
-export const UNDERIVABLE_WIRE_REQUESTS = "raw request bytes that do not decode as the rpc's request message";
 
 /**
  * Streams whose message order is the node's (or the server's) choice, which oracle-anchored

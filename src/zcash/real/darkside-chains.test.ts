@@ -1,10 +1,12 @@
 // Which runs of real blocks exist in the chain data, and what is known about their trees.
 
-import { describe, expect } from "@jest/globals";
+import { describe, expect, test } from "@jest/globals";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CHAIN_DATA, chainTest } from "../../../test/chain-data.js";
+import { INPUT_LIMITS } from "../../core/io/input-limits.js";
+import { sparseFile, tooLarge } from "../../core/io/oversized.test-helper.js";
 import { darksideChainSources, zebraRuns } from "./darkside-chains.js";
 
 describe("darkside chain sources", () => {
@@ -13,7 +15,9 @@ describe("darkside chain sources", () => {
     expect(labels).toContain("zebra/mainnet/0-10");
     expect(labels).toContain("zebra/mainnet/419199-419202");
     expect(labels).toContain("zebra/mainnet/202");
-    const run = zebraRuns(CHAIN_DATA, "mainnet").find((r) => r.label === "zebra/mainnet/419199-419202")!.load();
+    const run = zebraRuns(CHAIN_DATA, "mainnet")
+      .find((r) => r.label === "zebra/mainnet/419199-419202")!
+      .load();
     expect(run.model.blocks.map((b) => b.height)).toEqual([419199, 419200, 419201, 419202]);
   });
 
@@ -25,8 +29,13 @@ describe("darkside chain sources", () => {
   });
 
   chainTest("a wallet-sdk checkpoint at the block before a run gives the start sizes, once its hash is that block's", () => {
-    const run = darksideChainSources(CHAIN_DATA).find((s) => s.label === "zebra/testnet/1842421")!.load();
-    expect(run.before).toEqual({ sapling: run.model.blocks[0]!.trees!.sapling!.size - run.model.blocks[0]!.block.transactions.reduce((n, tx) => n + (tx.sapling?.outputs.length ?? 0), 0), orchard: 0 });
+    const run = darksideChainSources(CHAIN_DATA)
+      .find((s) => s.label === "zebra/testnet/1842421")!
+      .load();
+    expect(run.before).toEqual({
+      sapling: run.model.blocks[0]!.trees!.sapling!.size - run.model.blocks[0]!.block.transactions.reduce((n, tx) => n + (tx.sapling?.outputs.length ?? 0), 0),
+      orchard: 0,
+    });
     expect(run.beforeSource).toMatch(/wallet-sdk-checkpoints\/testnet\/1842420\.json$/);
 
     const copy = mkdtempSync(join(tmpdir(), "zconform-chain-data-"));
@@ -36,6 +45,18 @@ describe("darkside chain sources", () => {
       writeFileSync(file, JSON.stringify({ hash: "00".repeat(32), saplingTree: "000000", orchardTree: "000000" }));
       const bad = darksideChainSources(copy).find((s) => s.label === "zebra/testnet/1842421")!;
       expect(() => bad.load()).toThrow(`${file}: the tree state is of block ${"00".repeat(32)}, but block 1842421 follows`);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  chainTest("a wallet-sdk checkpoint over the size limit is named with the limit when its run loads, before it is read", () => {
+    const copy = mkdtempSync(join(tmpdir(), "zconform-chain-data-"));
+    try {
+      cpSync(CHAIN_DATA, copy, { recursive: true });
+      const file = sparseFile(join(copy, "wallet-sdk-checkpoints", "testnet", "1842420.json"));
+      const run = darksideChainSources(copy).find((s) => s.label === "zebra/testnet/1842421")!;
+      expect(() => run.load()).toThrow(`${file}: ${tooLarge("the checkpoint", INPUT_LIMITS.checkpointBytes)}`);
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }

@@ -9,8 +9,9 @@
 // whose hash must be the first block's prevHash; its sizes go to Reset and to the fixture.
 // Tree roots are never compared here (the fixture's stand-in node hash makes them unreal).
 
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
+import { INPUT_LIMITS, readInputText } from "../../core/io/input-limits.js";
 import { displayHex, networkByName, type NetworkName } from "../codec/index.js";
 import { chainFromBlocks } from "../fixture/chain/from-blocks.js";
 import { parseFrontier } from "../fixture/chain/frontier.js";
@@ -48,7 +49,7 @@ interface Checkpoint {
 function checkpointAt(chainData: string, network: NetworkName, height: number): Checkpoint | undefined {
   const file = join(chainData, "wallet-sdk-checkpoints", network, `${height}.json`);
   if (!existsSync(file)) return undefined;
-  const j = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  const j = JSON.parse(readInputText(file, INPUT_LIMITS.checkpointBytes, "the checkpoint")) as Record<string, unknown>;
   if (typeof j.hash !== "string" || typeof j.saplingTree !== "string") throw new Error(`${file}: expected string fields hash and saplingTree`);
   return { file, hash: j.hash, saplingTree: j.saplingTree, ...(typeof j.orchardTree === "string" ? { orchardTree: j.orchardTree } : {}) };
 }
@@ -92,7 +93,13 @@ function fileRun(chainData: string, names: readonly string[], network: NetworkNa
   const dir = join(chainData, "lightwalletd");
   return {
     label,
-    load: () => withTrees(chainData, network, first, (trees) => chainFromBlocks(names.flatMap((n) => readBlockFile(join(dir, n))), { network: networkByName(network), label, trees })),
+    load: () =>
+      withTrees(chainData, network, first, (trees) =>
+        chainFromBlocks(
+          names.flatMap((n) => readBlockFile(join(dir, n))),
+          { network: networkByName(network), label, trees },
+        ),
+      ),
   };
 }
 
@@ -110,7 +117,13 @@ export function darksideChainSources(chainData: string): DarksideChainSource[] {
   return [
     file("testnet-380640-380643.blocks.txt", "testnet", 380640),
     file("mainnet-0-20.blocks.txt", "mainnet", 0),
-    fileRun(chainData, [380640, 380641, 380642, 380643].map((h) => `mainnet-${h}.block.txt`), "mainnet", 380640, "lightwalletd/mainnet-380640..380643.block.txt"),
+    fileRun(
+      chainData,
+      [380640, 380641, 380642, 380643].map((h) => `mainnet-${h}.block.txt`),
+      "mainnet",
+      380640,
+      "lightwalletd/mainnet-380640..380643.block.txt",
+    ),
     ...zebraRuns(chainData, "mainnet"),
     ...zebraRuns(chainData, "testnet"),
   ];

@@ -57,7 +57,9 @@ async function stand(label: string): Promise<Stand> {
   const target = grpcTarget({ url: net.grpc.reference! });
   const derive = deriveFromOracle(jsonRpcTarget({ url: net.jsonrpc, auth: { kind: "cookie", cookieFile: net.cookie } }));
   return {
-    model, net, target,
+    model,
+    net,
+    target,
     run: (edit) => compareDarkside(edit ? altered(target, model, edit) : target, derive, model, { ledger, build }),
   };
 }
@@ -107,17 +109,21 @@ describe("darkside comparison (v5 blocks, trees unknown before the run)", () => 
   });
 
   chainTest("tree sizes counted from the first staged block are explained where the oracle cannot know the tree; one off is not", async () => {
-    const count = (model: ChainModel, h: number) => model.blocks.filter((b) => b.height <= h)
-      .reduce((n, b) => n + b.block.transactions.reduce((m, tx) => m + (tx.sapling?.outputs.length ?? 0), 0), 0);
+    const count = (model: ChainModel, h: number) =>
+      model.blocks.filter((b) => b.height <= h).reduce((n, b) => n + b.block.transactions.reduce((m, tx) => m + (tx.sapling?.outputs.length ?? 0), 0), 0);
     expect(s.model.blocks.every((b) => b.trees === undefined)).toBe(true);
-    const counted = differences(await s.run((rpc, cb, model) => {
-      if (rpc === "GetBlock") cb.chainMetadata!.saplingCommitmentTreeSize = count(model, Number(cb.height));
-    }));
+    const counted = differences(
+      await s.run((rpc, cb, model) => {
+        if (rpc === "GetBlock") cb.chainMetadata!.saplingCommitmentTreeSize = count(model, Number(cb.height));
+      }),
+    );
     expect(counted.length).toBeGreaterThan(0);
     expect(counted.every((x) => x.explanation === "darkside-tree-size")).toBe(true);
-    const offByOne = differences(await s.run((rpc, cb, model) => {
-      if (rpc === "GetBlock") cb.chainMetadata!.saplingCommitmentTreeSize = count(model, Number(cb.height)) + 1;
-    }));
+    const offByOne = differences(
+      await s.run((rpc, cb, model) => {
+        if (rpc === "GetBlock") cb.chainMetadata!.saplingCommitmentTreeSize = count(model, Number(cb.height)) + 1;
+      }),
+    );
     expect(offByOne.length).toBe(3);
     expect(offByOne.every((x) => x.explanation === null)).toBe(true);
   });
@@ -136,9 +142,11 @@ describe("darkside comparison (the run contains Sapling's activation, so the ora
 
   chainTest("a tree size different from the oracle's is never explained", async () => {
     expect(s.model.blockAt(419201)!.trees?.sapling?.size).toBe(5);
-    const d = differences(await s.run((rpc, cb) => {
-      if (rpc === "GetBlock" && cb.height === 419201n) cb.chainMetadata!.saplingCommitmentTreeSize = 0;
-    }));
+    const d = differences(
+      await s.run((rpc, cb) => {
+        if (rpc === "GetBlock" && cb.height === 419201n) cb.chainMetadata!.saplingCommitmentTreeSize = 0;
+      }),
+    );
     expect(d).toEqual([expect.objectContaining({ rpc: "GetBlock", path: "chainMetadata.saplingCommitmentTreeSize", explanation: null })]);
   });
 });

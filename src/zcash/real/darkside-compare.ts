@@ -29,9 +29,7 @@ import type { GrpcObservation } from "../../core/targets/observation.js";
 import { bytesToHex, sha256d } from "../codec/index.js";
 import type { ChainModel } from "../fixture/chain/model.js";
 import { CompactBlockSchema, type CompactBlock } from "../gen/walletrpc/compact_formats_pb.js";
-import {
-  BlockIDSchema, BlockRangeSchema, ChainSpecSchema, CompactTxStreamer, PoolType, TxFilterSchema,
-} from "../gen/walletrpc/service_pb.js";
+import { BlockIDSchema, BlockRangeSchema, ChainSpecSchema, CompactTxStreamer, PoolType, TxFilterSchema } from "../gen/walletrpc/service_pb.js";
 import type { GrpcDeriver } from "../oracle/source.js";
 import { ORACLE_PREFIX } from "../oracle/status.js";
 
@@ -39,7 +37,8 @@ export type Explanation = "darkside-txid" | "darkside-tree-size";
 
 export const DARKSIDE_EXPLANATIONS: Readonly<Record<Explanation, string>> = {
   "darkside-txid": "darkside computes txids as double-SHA256 of the transaction bytes (common/darkside.go darksideSetTxID), not ZIP 244 for v5+",
-  "darkside-tree-size": "darkside counts tree sizes from the Reset start size (common/darkside.go addBlockActive); the oracle cannot know a tree whose start precedes the staged blocks",
+  "darkside-tree-size":
+    "darkside counts tree sizes from the Reset start size (common/darkside.go addBlockActive); the oracle cannot know a tree whose start precedes the staged blocks",
 };
 
 export interface DarksideDifference {
@@ -70,8 +69,15 @@ const rpc = (name: string): DescMethod => CompactTxStreamer.methods.find((m) => 
 function planned(method: DescMethod, request: Message, requestJson: JsonValue): PlannedCase {
   return {
     case: {
-      id: `darkside/${method.name}`, transport: "grpc", method: method.name, request: requestJson,
-      expect: { kind: "oracle" }, volatile: [], unordered: false, tags: ["darkside"], source: { file: "(darkside)", line: 0 },
+      id: `darkside/${method.name}`,
+      transport: "grpc",
+      method: method.name,
+      request: requestJson,
+      expect: { kind: "oracle" },
+      volatile: [],
+      unordered: false,
+      tags: ["darkside"],
+      source: { file: "(darkside)", line: 0 },
     },
     rpc: method,
     request,
@@ -84,7 +90,7 @@ function countedFromStart(model: ChainModel, pool: "sapling" | "orchard", height
   let n = 0;
   for (const b of model.blocks) {
     if (b.height > height) break;
-    for (const tx of b.block.transactions) n += pool === "sapling" ? tx.sapling?.outputs.length ?? 0 : tx.orchard?.actions.length ?? 0;
+    for (const tx of b.block.transactions) n += pool === "sapling" ? (tx.sapling?.outputs.length ?? 0) : (tx.orchard?.actions.length ?? 0);
   }
   return n;
 }
@@ -93,7 +99,13 @@ const TXID = /^(?:\[(\d+)\]\.)?vtx\[\d+\]\.txid$/;
 const TREE = /^(?:\[(\d+)\]\.)?chainMetadata\.(sapling|orchard)CommitmentTreeSize$/;
 
 /** Which known darkside behaviour, if any, accounts for one difference in a block answer. */
-function explainBlock(model: ChainModel, lwdBlocks: readonly (CompactBlock | undefined)[], path: string, lwdValue: JsonValue | undefined, oracleValue: JsonValue | undefined): Explanation | null {
+function explainBlock(
+  model: ChainModel,
+  lwdBlocks: readonly (CompactBlock | undefined)[],
+  path: string,
+  lwdValue: JsonValue | undefined,
+  oracleValue: JsonValue | undefined,
+): Explanation | null {
   const t = TXID.exec(path);
   if (t) {
     // Found by value: where the two sides keep different transactions, the path's index
@@ -140,13 +152,25 @@ function unprefixed(oracle: GrpcObservation): GrpcObservation {
   return oracle.code !== 0 && oracle.message.startsWith(ORACLE_PREFIX) ? { ...oracle, message: oracle.message.slice(ORACLE_PREFIX.length) } : oracle;
 }
 
-function check(ctx: DarksideContext, method: DescMethod, requestJson: JsonValue, heights: number[], lwd: GrpcObservation, oracle: GrpcObservation, explain: Explain): DarksideCheck {
+function check(
+  ctx: DarksideContext,
+  method: DescMethod,
+  requestJson: JsonValue,
+  heights: number[],
+  lwd: GrpcObservation,
+  oracle: GrpcObservation,
+  explain: Explain,
+): DarksideCheck {
   const cmp = compareObservations(unprefixed(oracle), lwd, { left: "oracle", right: ctx.build.name, method, patch: false });
   const differences = cmp.divergences.map((d): DarksideDifference => {
     const darkside = explain(d.path, d.rightValue, d.leftValue);
     const quirk = darkside ? null : classify(ctx.ledger, d, { caseId: `darkside/${method.name}`, method: method.name, transport: "grpc" }, ctx.build);
     return {
-      path: d.path, kind: d.kind, explanation: darkside ?? quirk, explainedBy: darkside ? "darkside" : quirk ? "ledger" : null, detail: d.detail,
+      path: d.path,
+      kind: d.kind,
+      explanation: darkside ?? quirk,
+      explainedBy: darkside ? "darkside" : quirk ? "ledger" : null,
+      detail: d.detail,
       ...(d.leftValue !== undefined ? { oracle: d.leftValue } : {}),
       ...(d.rightValue !== undefined ? { lightwalletd: d.rightValue } : {}),
     };
@@ -165,7 +189,7 @@ export async function compareDarkside(lwd: GrpcTarget, derive: GrpcDeriver, mode
   const ask = async (name: string, request: Message, requestJson: JsonValue) => {
     const method = rpc(name);
     const expected = await derive(planned(method, request, requestJson));
-    if (!expected || expected.transport !== "grpc") throw new Error(`the oracle cannot derive ${name} ${JSON.stringify(requestJson)}`);
+    if (expected?.transport !== "grpc") throw new Error(`the oracle cannot derive ${name} ${JSON.stringify(requestJson)}`);
     if (expected.fault) throw new Error(`the oracle failed on ${name} ${JSON.stringify(requestJson)}: ${expected.fault.detail}`);
     return { method, lwd: await lwd.call(method, request), oracle: expected };
   };
@@ -183,15 +207,23 @@ export async function compareDarkside(lwd: GrpcTarget, derive: GrpcDeriver, mode
     await blockAnswer("GetBlock", create(BlockIDSchema, { height: BigInt(h) }), { height: String(h) }, [h]);
     await blockAnswer("GetBlockNullifiers", create(BlockIDSchema, { height: BigInt(h) }), { height: String(h) }, [h]);
   }
-  const range = (pools: PoolType[]) => create(BlockRangeSchema, {
-    start: { height: BigInt(model.baseHeight) }, end: { height: BigInt(model.tipHeight) }, poolTypes: pools,
+  const range = (pools: PoolType[]) =>
+    create(BlockRangeSchema, {
+      start: { height: BigInt(model.baseHeight) },
+      end: { height: BigInt(model.tipHeight) },
+      poolTypes: pools,
+    });
+  const rangeJson = (pools: string[]): JsonValue => ({
+    start: { height: String(model.baseHeight) },
+    end: { height: String(model.tipHeight) },
+    ...(pools.length ? { poolTypes: pools } : {}),
   });
-  const rangeJson = (pools: string[]): JsonValue => ({ start: { height: String(model.baseHeight) }, end: { height: String(model.tipHeight) }, ...(pools.length ? { poolTypes: pools } : {}) });
   await blockAnswer("GetBlockRange", range([]), rangeJson([]), all);
   await blockAnswer("GetBlockRange", range([PoolType.TRANSPARENT, PoolType.SAPLING, PoolType.ORCHARD]), rangeJson(["TRANSPARENT", "SAPLING", "ORCHARD"]), all);
   await blockAnswer("GetBlockRangeNullifiers", range([]), rangeJson([]), all);
   for (const b of model.blocks) {
-    for (let i = 0; i < b.block.transactions.length; i++) checks.push(await transactionCheck(ctx, lwd, ask, b.block.txids[i]!, b.block.rawTransactions[i]!, b.block.transactions[i]!.version, b.height));
+    for (let i = 0; i < b.block.transactions.length; i++)
+      checks.push(await transactionCheck(ctx, lwd, ask, b.block.txids[i]!, b.block.rawTransactions[i]!, b.block.transactions[i]!.version, b.height));
   }
   return checks;
 }
@@ -203,7 +235,15 @@ type Ask = (name: string, request: Message, requestJson: JsonValue) => Promise<{
  * the same transaction asked by its double-SHA256 must give the oracle's answer exactly:
  * then the only difference is darkside's txid.
  */
-async function transactionCheck(ctx: DarksideContext, lwd: GrpcTarget, ask: Ask, txid: Uint8Array, raw: Uint8Array, version: number, height: number): Promise<DarksideCheck> {
+async function transactionCheck(
+  ctx: DarksideContext,
+  lwd: GrpcTarget,
+  ask: Ask,
+  txid: Uint8Array,
+  raw: Uint8Array,
+  version: number,
+  height: number,
+): Promise<DarksideCheck> {
   const json = { hash: Buffer.from(txid).toString("base64") };
   const a = await ask("GetTransaction", create(TxFilterSchema, { hash: txid }), json);
   const c = check(ctx, a.method, json, [height], a.lwd, a.oracle, () => null);

@@ -56,11 +56,24 @@ export async function startDarkside(o: StartDarksideOptions = {}): Promise<Darks
   const dir = mkdtempSync(join(tmpdir(), "zconform-darkside-"));
   const logFile = join(dir, "lightwalletd.log");
   const [grpcPort, httpPort] = [await freePort(), await freePort()];
-  const child = spawn(binary, [
-    "--darkside-very-insecure", "--no-tls-very-insecure",
-    "--grpc-bind-addr", `127.0.0.1:${grpcPort}`, "--http-bind-addr", `127.0.0.1:${httpPort}`,
-    "--data-dir", join(dir, "data"), "--log-file", logFile, "--darkside-timeout", "10",
-  ], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(
+    binary,
+    [
+      "--darkside-very-insecure",
+      "--no-tls-very-insecure",
+      "--grpc-bind-addr",
+      `127.0.0.1:${grpcPort}`,
+      "--http-bind-addr",
+      `127.0.0.1:${httpPort}`,
+      "--data-dir",
+      join(dir, "data"),
+      "--log-file",
+      logFile,
+      "--darkside-timeout",
+      "10",
+    ],
+    { cwd: dir, stdio: ["ignore", "ignore", "pipe"] },
+  );
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => {
     stderr += d.toString();
@@ -81,7 +94,8 @@ export async function startDarkside(o: StartDarksideOptions = {}): Promise<Darks
     for (;;) {
       const failed = await Promise.race([spawnError, new Promise<undefined>((r) => setTimeout(() => r(undefined), 100))]);
       if (failed) throw new Error(`lightwalletd (${binary}) did not start: ${failed.message}`);
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`lightwalletd exited (${child.exitCode ?? child.signalCode}) before serving:\n${log()}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`lightwalletd exited (${child.exitCode ?? child.signalCode}) before serving:\n${log()}`);
       if (await accepts(grpcPort)) break;
       if (Date.now() > deadline) throw new Error(`lightwalletd did not open its gRPC port ${grpcPort} in time:\n${log()}`);
     }

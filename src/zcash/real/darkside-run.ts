@@ -44,9 +44,12 @@ export interface DarksideRunOptions {
 /** The build name darkside answers are filed under. */
 export const DARKSIDE_BUILD = `lightwalletd ${LIGHTWALLETD_VERSION} (real, darkside)`;
 
-function tally(checks: readonly DarksideCheck[]): Tally {
+/** What the ledger knows the darkside build as. */
+export const DARKSIDE_IDENTITY = { name: DARKSIDE_BUILD, implementation: "lightwalletd", version: LIGHTWALLETD_VERSION.replace(/^v/, "") };
+
+export function tally(checks: readonly { result: CheckResult }[]): Tally {
   const t: Tally = { equal: 0, explained: 0, unexplained: 0 };
-  for (const c of checks) t[c.result satisfies CheckResult]++;
+  for (const c of checks) t[c.result]++;
   return t;
 }
 
@@ -57,9 +60,16 @@ export function summarize(chain: string, run: DarksideChain, checks: DarksideChe
   const explanations: Record<string, number> = {};
   for (const c of checks) for (const d of c.differences) if (d.explanation) explanations[d.explanation] = (explanations[d.explanation] ?? 0) + 1;
   return {
-    chain, network: model.network.name, firstHeight: model.baseHeight, tipHeight: model.tipHeight, blocksStaged: model.blocks.length,
+    chain,
+    network: model.network.name,
+    firstHeight: model.baseHeight,
+    tipHeight: model.tipHeight,
+    blocksStaged: model.blocks.length,
     ...(run.before && run.beforeSource ? { before: { ...run.before, source: run.beforeSource } } : {}),
-    blocks: tally(checks.filter((c) => c.rpc === "GetBlock")), rpcs, explanations, checks,
+    blocks: tally(checks.filter((c) => c.rpc === "GetBlock")),
+    rpcs,
+    explanations,
+    checks,
   };
 }
 
@@ -72,8 +82,7 @@ export async function runDarkside(chain: string, run: DarksideChain, o: Darkside
     try {
       await stageChain(target, model, { log: lwd.log, ...(run.before ? { before: run.before } : {}) });
       const oracle = jsonRpcTarget({ url: net.jsonrpc, auth: { kind: "cookie", cookieFile: net.cookie } });
-      const build = { name: DARKSIDE_BUILD, implementation: "lightwalletd", version: LIGHTWALLETD_VERSION.replace(/^v/, "") };
-      return summarize(chain, run, await compareDarkside(target, deriveFromOracle(oracle), model, { ledger: o.ledger, build }));
+      return summarize(chain, run, await compareDarkside(target, deriveFromOracle(oracle), model, { ledger: o.ledger, build: DARKSIDE_IDENTITY }));
     } finally {
       await target.close();
       await lwd.stop();

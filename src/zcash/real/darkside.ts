@@ -43,14 +43,22 @@ export interface StageOptions {
 
 /** Resets lightwalletd to the chain and applies all its blocks; resolves once the tip is served. */
 export async function stageChain(target: GrpcTarget, model: ChainModel, o: StageOptions = {}): Promise<void> {
-  await ok(target, "Reset", create(DarksideMetaStateSchema, {
-    saplingActivation: model.baseHeight,
-    branchID: branchIdHex(branchIdAt(model.network, model.tipHeight)),
-    chainName: chainName(model),
-    startSaplingCommitmentTreeSize: o.before?.sapling ?? 0,
-    startOrchardCommitmentTreeSize: o.before?.orchard ?? 0,
-  }));
-  await ok(target, "StageBlocksStream", model.blocks.map((b) => create(DarksideBlockSchema, { block: bytesToHex(b.raw) })));
+  await ok(
+    target,
+    "Reset",
+    create(DarksideMetaStateSchema, {
+      saplingActivation: model.baseHeight,
+      branchID: branchIdHex(branchIdAt(model.network, model.tipHeight)),
+      chainName: chainName(model),
+      startSaplingCommitmentTreeSize: o.before?.sapling ?? 0,
+      startOrchardCommitmentTreeSize: o.before?.orchard ?? 0,
+    }),
+  );
+  await ok(
+    target,
+    "StageBlocksStream",
+    model.blocks.map((b) => create(DarksideBlockSchema, { block: bytesToHex(b.raw) })),
+  );
   await ok(target, "ApplyStaged", create(DarksideHeightSchema, { height: model.tipHeight }));
 
   const latest = await target.call(method(CompactTxStreamer, "GetLatestBlock"), create(ChainSpecSchema, {}));
@@ -58,7 +66,9 @@ export async function stageChain(target: GrpcTarget, model: ChainModel, o: Stage
   const tip = fromBinary(BlockIDSchema, latest.messages[0] ?? new Uint8Array());
   const want = model.blocks[model.blocks.length - 1]!;
   if (Number(tip.height) !== model.tipHeight || displayHex(tip.hash) !== displayHex(want.block.hash)) {
-    throw new Error(`darkside lightwalletd presents tip ${tip.height} ${displayHex(tip.hash)} after staging ${model.label}, expected ${model.tipHeight} ${displayHex(want.block.hash)} (a block it refused?)`);
+    throw new Error(
+      `darkside lightwalletd presents tip ${tip.height} ${displayHex(tip.hash)} after staging ${model.label}, expected ${model.tipHeight} ${displayHex(want.block.hash)} (a block it refused?)`,
+    );
   }
   if (o.log) await ingested(o.log, model.tipHeight, o.ingestTimeoutMs ?? 60_000);
 }

@@ -2,11 +2,24 @@ import { expect, test } from "@jest/globals";
 import type { JsonReport } from "../../core/report/json.js";
 import { fixtureVsZebrad, fixtureVsZebradMarkdown, reasonFor } from "./fixture-vs-zebrad.js";
 
-const answer = (side: string, result: unknown) => ({ side, transport: "jsonrpc", ms: 1, hex: [Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, result })).toString("hex")] });
+const answer = (side: string, result: unknown) => ({
+  side,
+  transport: "jsonrpc",
+  ms: 1,
+  hex: [Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, result })).toString("hex")],
+});
 /** A JSON-RPC case of a regtest run: zebrad's answer (the oracle) and the fixture node's. */
 const kase = (caseId: string, method: string, zebrad: unknown, fixture: unknown, skipped?: string) => ({
-  caseId, method, transport: "jsonrpc", expect: "oracle", answers: [], divergences: [], volatile: [], ...(skipped ? { skipped } : {}),
-  oracle: answer("oracle", zebrad), otherOracles: [answer("oracle:fixture", fixture)],
+  caseId,
+  method,
+  transport: "jsonrpc",
+  expect: "oracle",
+  answers: [],
+  divergences: [],
+  volatile: [],
+  ...(skipped ? { skipped } : {}),
+  oracle: answer("oracle", zebrad),
+  otherOracles: [answer("oracle:fixture", fixture)],
 });
 
 const report = {
@@ -17,17 +30,32 @@ const report = {
     kase("getblock/d", "getblock", {}, {}, 'chain "regtest" has no anchor "txid_sprout"'),
     kase("getinfo/plain", "getinfo", { weird: 1 }, { weird: 2 }),
     // An error case asks no node: the reference (the fixture node's own server) against the expected error.
-    { caseId: "getinfo/bad", method: "getinfo", transport: "jsonrpc", expect: "error -32602", answers: [{ side: "reference" }], volatile: [],
-      divergences: [{ build: "reference", left: "expected", kind: "error-code", path: "error.code", detail: "-1 vs -32602" }] },
+    {
+      caseId: "getinfo/bad",
+      method: "getinfo",
+      transport: "jsonrpc",
+      expect: "error -32602",
+      answers: [{ side: "reference" }],
+      volatile: [],
+      divergences: [{ build: "reference", left: "expected", kind: "error-code", path: "error.code", detail: "-1 vs -32602" }],
+    },
     { caseId: "GetBlock/tip", method: "GetBlock", transport: "grpc", divergences: [] },
   ],
 } as unknown as JsonReport;
 
 test("per JSON-RPC method: judged, equal and skipped cases, and the fixture node's differences from zebrad grouped by field", () => {
   const rows = fixtureVsZebrad(report);
-  expect(rows.map((r) => [r.method, r.cases, r.equal, r.skipped])).toEqual([["getblock", 3, 1, 1], ["getinfo", 2, 0, 0]]);
-  expect(rows[1]!.differences.map((d) => [d.path, d.cases])).toEqual([["result.weird", ["getinfo/plain"]], ["error.code", ["getinfo/bad"]]]);
-  expect(rows[0]!.differences).toEqual([expect.objectContaining({ path: "result.finalsaplingroot", cases: ["getblock/a", "getblock/b"], reason: expect.stringContaining("stand-in") })]);
+  expect(rows.map((r) => [r.method, r.cases, r.equal, r.skipped])).toEqual([
+    ["getblock", 3, 1, 1],
+    ["getinfo", 2, 0, 0],
+  ]);
+  expect(rows[1]!.differences.map((d) => [d.path, d.cases])).toEqual([
+    ["result.weird", ["getinfo/plain"]],
+    ["error.code", ["getinfo/bad"]],
+  ]);
+  expect(rows[0]!.differences).toEqual([
+    expect.objectContaining({ path: "result.finalsaplingroot", cases: ["getblock/a", "getblock/b"], reason: expect.stringContaining("stand-in") }),
+  ]);
   expect(rows[1]!.differences[0]!.reason).toBeUndefined();
 });
 

@@ -37,22 +37,42 @@ interface Reason {
   why: string;
 }
 
-const ROOTS = "the fixture's note commitment trees hash nodes with a stand-in (src/zcash/fixture/chain/node-hash.ts), not Pedersen/Sinsemilla: sizes and encodings agree, roots cannot";
+const ROOTS =
+  "the fixture's note commitment trees hash nodes with a stand-in (src/zcash/fixture/chain/node-hash.ts), not Pedersen/Sinsemilla: sizes and encodings agree, roots cannot";
 const NODE_VERSION = "the fixture speaks for the zebrad its Zebra personality was taken from (v6.3.0, protocol 170160); the oracle is zebrad 7.0.0";
 
 /** Known reasons, first match wins. Each was read off a `zconform regtest` run against zebrad 7.0.0. */
 export const REASONS: readonly Reason[] = [
   { path: /(^|\.)final(sapling|orchard)root$|\.finalRoot$/, why: ROOTS },
   { methods: ["getinfo"], path: /^result\.(build|version|protocolversion)$/, why: NODE_VERSION },
-  { methods: ["getinfo"], path: /^result\.errors$/, why: "node status: zebrad without peers reports \"chain tip metrics channel closed\"; the fixture has no status to report" },
+  {
+    methods: ["getinfo"],
+    path: /^result\.errors$/,
+    why: 'node status: zebrad without peers reports "chain tip metrics channel closed"; the fixture has no status to report',
+  },
   { methods: ["getmempoolinfo"], path: /^result\.fully_notified$/, why: `${NODE_VERSION}; 7.0.0 has no fully_notified` },
-  { path: /^error\.data$/, why: "zebrad 7.0.0 puts the parameter parser's words in error.data (\"No more params\", \"invalid type: …\"); the fixture sends code and message only" },
+  {
+    path: /^error\.data$/,
+    why: 'zebrad 7.0.0 puts the parameter parser\'s words in error.data ("No more params", "invalid type: …"); the fixture sends code and message only',
+  },
   { methods: ["getblock"], path: /^error\.code$/, why: `${NODE_VERSION}; 7.0.0 accepts getblock verbosity 3` },
   { methods: ["getblocksubsidy"], path: /^error\.code$/, why: `${NODE_VERSION}; 7.0.0 refuses heights above Height::MAX (-8)` },
   { methods: ["gettxout"], path: /^error\.code$/, why: `${NODE_VERSION}; 7.0.0 answers a malformed txid with -8 where the fixture answers -5` },
-  { methods: ["sendrawtransaction"], path: /^error\.message$/, why: "the transaction parser's own words: zebrad's Rust parser (\"io error: failed to fill whole buffer\") and the fixture's decoder name the same failure differently" },
-  { methods: ["getrawmempool"], path: /^result\.[0-9a-f]{64}\.time$/, why: "the wall clock: when the transaction entered zebrad's mempool; the fixture's mempool transactions carry a fixed time" },
-  { methods: ["getaddressutxos"], path: /^result$/, why: `${NODE_VERSION}; 7.0.0 applies startHeight and maxEntries (the keys lightwalletd sends), which the fixture ignores` },
+  {
+    methods: ["sendrawtransaction"],
+    path: /^error\.message$/,
+    why: "the transaction parser's own words: zebrad's Rust parser (\"io error: failed to fill whole buffer\") and the fixture's decoder name the same failure differently",
+  },
+  {
+    methods: ["getrawmempool"],
+    path: /^result\.[0-9a-f]{64}\.time$/,
+    why: "the wall clock: when the transaction entered zebrad's mempool; the fixture's mempool transactions carry a fixed time",
+  },
+  {
+    methods: ["getaddressutxos"],
+    path: /^result$/,
+    why: `${NODE_VERSION}; 7.0.0 applies startHeight and maxEntries (the keys lightwalletd sends), which the fixture ignores`,
+  },
 ];
 
 export function reasonFor(method: string, path: string): string | undefined {
@@ -86,7 +106,12 @@ export function fixtureVsZebrad(report: JsonReport, node = `${ORACLE}:fixture`, 
       continue;
     }
     const mine = comparable
-      ? compareObservations(observationOf(c.oracle!), observationOf(fixture!), { left: ORACLE, right: node, volatile: c.volatile }).divergences
+      ? compareObservations(observationOf(c.oracle!), observationOf(fixture!), {
+          left: ORACLE,
+          right: node,
+          volatile: c.volatile,
+          ...(c.unorderedKeys ? { unorderedKeys: c.unorderedKeys } : {}),
+        }).divergences
       : c.divergences.filter((d) => d.build === reference && d.left === "expected");
     row.cases++;
     if (mine.length === 0) row.equal++;
@@ -118,12 +143,15 @@ export function fixtureVsZebradMarkdown(rows: readonly FixtureMethodRow[], about
     "",
     "| method | judged | equal | skipped | differences |",
     "|---|---:|---:|---:|---|",
-    ...rows.map((r) => `| ${r.method} | ${r.cases} | ${r.equal} | ${r.skipped} | ${r.differences.map((d) => `\`${d.path}\` (${d.cases.length})`).join(", ") || "none"} |`),
+    ...rows.map(
+      (r) => `| ${r.method} | ${r.cases} | ${r.equal} | ${r.skipped} | ${r.differences.map((d) => `\`${d.path}\` (${d.cases.length})`).join(", ") || "none"} |`,
+    ),
     "",
     "## Why they differ",
     "",
-    ...rows.flatMap((r) => r.differences.map((d) =>
-      `- **${r.method}** \`${d.path}\` (${d.kind}; ${d.cases.join(", ")}): ${d.reason ?? "NO KNOWN REASON"}. Example: ${d.example}`)),
+    ...rows.flatMap((r) =>
+      r.differences.map((d) => `- **${r.method}** \`${d.path}\` (${d.kind}; ${d.cases.join(", ")}): ${d.reason ?? "NO KNOWN REASON"}. Example: ${d.example}`),
+    ),
     "",
     unexplained.length === 0 ? "Every difference has a known reason." : `Without a known reason: ${unexplained.join("; ")}.`,
     "",

@@ -22,19 +22,29 @@ export function installSteps(pin: Pin, env: NodeJS.ProcessEnv = process.env): St
   if (pin.registry === "go") {
     return [
       { command: "go", args: ["mod", "download", "-json", `${pin.module}@${pin.version}`] },
-      { command: "go", args: ["build", "-trimpath", "-o", binaryPath(pin, env), "."], cwd: "$module" },
+      {
+        command: "go",
+        args: ["build", "-trimpath", ...(pin.versionVariable ? ["-ldflags", `-X ${pin.versionVariable}=${pin.version}`] : []), "-o", binaryPath(pin, env), "."],
+        cwd: "$module",
+      },
     ];
   }
-  return [{
-    command: "cargo",
-    args: ["install", pin.crate!, "--version", pin.version, "--locked", "--root", installRoot(pin, env), ...(pin.cargoFlags ?? [])],
-  }];
+  return [
+    {
+      command: "cargo",
+      args: ["install", pin.crate!, "--version", pin.version, "--locked", "--root", installRoot(pin, env), ...(pin.cargoFlags ?? [])],
+    },
+  ];
 }
 
 /** Where bindgen looks for libclang when LIBCLANG_PATH is not set (Debian's llvm-N folders first). */
 function libclangFolders(env: NodeJS.ProcessEnv): string[] {
   if (env.LIBCLANG_PATH) return [env.LIBCLANG_PATH];
-  const llvm = existsSync("/usr/lib") ? readdirSync("/usr/lib").filter((d) => /^llvm-\d+$/.test(d)).map((d) => `/usr/lib/${d}/lib`) : [];
+  const llvm = existsSync("/usr/lib")
+    ? readdirSync("/usr/lib")
+        .filter((d) => /^llvm-\d+$/.test(d))
+        .map((d) => `/usr/lib/${d}/lib`)
+    : [];
   return [...llvm, "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/lib"];
 }
 
@@ -48,7 +58,9 @@ const hasLibclang = (folder: string) => existsSync(folder) && readdirSync(folder
 export function missingPrerequisites(pin: Pin, env: NodeJS.ProcessEnv = process.env, folders: readonly string[] = libclangFolders(env)): string[] {
   if (pin.registry !== "crates.io") return [];
   if (folders.some(hasLibclang)) return [];
-  return [`libclang (bindgen builds RocksDB's bindings with it; looked in ${folders.join(", ")}): apt-get install -y libclang-dev, or set LIBCLANG_PATH to the folder holding libclang.so`];
+  return [
+    `libclang (bindgen builds RocksDB's bindings with it; looked in ${folders.join(", ")}): apt-get install -y libclang-dev, or set LIBCLANG_PATH to the folder holding libclang.so`,
+  ];
 }
 
 export interface InstallOutcome {
@@ -78,7 +90,9 @@ function run(step: Step, cwd: string | undefined, onLine: (line: string) => void
         tail = [...tail.slice(-19), line];
       }
     };
-    child.stdout.on("data", (c: Buffer) => { stdout += c.toString("utf8"); });
+    child.stdout.on("data", (c: Buffer) => {
+      stdout += c.toString("utf8");
+    });
     child.stderr.on("data", keep);
     child.on("error", (e) => resolveRun({ code: null, stdout, tail: e.message }));
     child.on("close", (code) => resolveRun({ code, stdout, tail: tail.join("\n") }));
@@ -90,7 +104,8 @@ export async function installPin(pin: Pin, onLine: (line: string) => void = () =
   const binary = binaryPath(pin, env);
   if (isInstalled(pin, env)) return { pin, status: "present", seconds: 0, binary };
   const missing = missingPrerequisites(pin, env);
-  if (missing.length > 0) return { pin, status: "failed", seconds: 0, binary, error: `not started: ${pin.name} ${pin.version} needs\n${missing.map((m) => `  ${m}`).join("\n")}` };
+  if (missing.length > 0)
+    return { pin, status: "failed", seconds: 0, binary, error: `not started: ${pin.name} ${pin.version} needs\n${missing.map((m) => `  ${m}`).join("\n")}` };
   mkdirSync(dirname(binary), { recursive: true });
   const t0 = performance.now();
   let moduleDir: string | undefined;
@@ -104,6 +119,9 @@ export async function installPin(pin: Pin, onLine: (line: string) => void = () =
   }
   const seconds = (performance.now() - t0) / 1000;
   if (!isInstalled(pin, env)) return { pin, status: "failed", seconds, binary, error: `the build finished but ${binary} is not there` };
-  writeFileAtomic(`${installRoot(pin, env)}/installed.json`, `${JSON.stringify({ name: pin.name, version: pin.version, seconds: Math.round(seconds), at: new Date().toISOString() }, null, 2)}\n`);
+  writeFileAtomic(
+    `${installRoot(pin, env)}/installed.json`,
+    `${JSON.stringify({ name: pin.name, version: pin.version, seconds: Math.round(seconds), at: new Date().toISOString() }, null, 2)}\n`,
+  );
   return { pin, status: "installed", seconds, binary };
 }

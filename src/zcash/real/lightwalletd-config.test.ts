@@ -2,8 +2,13 @@ import { expect, test } from "@jest/globals";
 import { lightwalletdArgs, waitingForHeight, zcashConf } from "./lightwalletd-config.js";
 
 const setup = {
-  rpcUrl: "http://127.0.0.1:18232/", rpcUser: "__cookie__", rpcPassword: "tok+en/=", network: "regtest" as const,
-  folder: "/tmp/lwd", grpcPort: 9067, httpPort: 9068,
+  rpcUrl: "http://127.0.0.1:18232/",
+  rpcUser: "__cookie__",
+  rpcPassword: "tok+en/=",
+  network: "regtest" as const,
+  folder: "/tmp/lwd",
+  grpcPort: 9067,
+  httpPort: 9068,
 };
 
 test("zcash.conf names the node's JSON-RPC and credentials, and the network", () => {
@@ -13,7 +18,9 @@ test("zcash.conf names the node's JSON-RPC and credentials, and the network", ()
 
 test("it runs without TLS, on its own ports, data dir and log in the folder; Ping only when asked", () => {
   const args = lightwalletdArgs(setup);
-  expect(args).toEqual(expect.arrayContaining(["--no-tls-very-insecure", "127.0.0.1:9067", "127.0.0.1:9068", "/tmp/lwd/data", "/tmp/lwd/lightwalletd.log", "/tmp/lwd/zcash.conf"]));
+  expect(args).toEqual(
+    expect.arrayContaining(["--no-tls-very-insecure", "127.0.0.1:9067", "127.0.0.1:9068", "/tmp/lwd/data", "/tmp/lwd/lightwalletd.log", "/tmp/lwd/zcash.conf"]),
+  );
   expect(args).not.toContain("--ping-very-insecure");
   expect(lightwalletdArgs({ ...setup, ping: true })).toContain("--ping-very-insecure");
 });

@@ -40,11 +40,16 @@ export function lightwalletdArgs(s: LightwalletdSetup): string[] {
   const f = lightwalletdFiles(s.folder);
   return [
     "--no-tls-very-insecure",
-    "--grpc-bind-addr", `127.0.0.1:${s.grpcPort}`,
-    "--http-bind-addr", `127.0.0.1:${s.httpPort}`,
-    "--data-dir", f.data,
-    "--log-file", f.log,
-    "--zcash-conf-path", f.conf,
+    "--grpc-bind-addr",
+    `127.0.0.1:${s.grpcPort}`,
+    "--http-bind-addr",
+    `127.0.0.1:${s.httpPort}`,
+    "--data-dir",
+    f.data,
+    "--log-file",
+    f.log,
+    "--zcash-conf-path",
+    f.conf,
     ...(s.ping ? ["--ping-very-insecure"] : []),
   ];
 }

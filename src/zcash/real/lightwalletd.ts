@@ -1,7 +1,10 @@
 // Real lightwalletd against a Zebra-style JSON-RPC (the fixture's oracle): writes its
 // conf, starts it, and waits until its block cache holds the chain up to the tip and its
-// gRPC port answers. On failure the error quotes the last lines of its log.
+// gRPC port answers. On failure the error quotes the last lines of its log. Nothing else
+// is asked of it first: its mempool caches start empty, as a wallet meets them after a
+// restart, and the ledger says so (lwd-mempool-cold-after-start).
 
+import type { JsonRpcEndpoint } from "../../core/targets/config.js";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,6 +28,8 @@ export interface NodeRpc {
 export interface RunningRealServer {
   pin: Pin;
   grpcUrl: string;
+  /** Its own JSON-RPC server, when it has one (zainod). */
+  jsonrpc?: JsonRpcEndpoint;
   process: ServerProcess;
   /** Milliseconds from start until it had ingested the chain to the tip. */
   ingestMs: number;
@@ -41,17 +46,16 @@ export interface StartOptions {
   timeoutMs?: number;
   /** Keep the temporary folder after close (for reading its log). */
   keep?: boolean;
-}
-
-/**
- * Its mempool caches start empty and fill on first use: the first GetMempoolStream after
- * start ends at once with nothing (it takes its first look at the tip for a new block),
- * and GetMempoolTx calls that arrive while the first refresh runs answer from the empty
- * cache. One call of each, before any case, makes the corpus see the steady state.
- */
-async function warmMempool(target: ReturnType<typeof grpcTarget>): Promise<void> {
-  await target.call(CompactTxStreamer.method.getMempoolStream, create(EmptySchema), { deadlineMs: 5_000 });
-  await target.call(CompactTxStreamer.method.getMempoolTx, create(GetMempoolTxRequestSchema), { deadlineMs: 5_000 });
+  /**
+   * Steady state before the run: one GetMempoolStream and one GetMempoolTx fill its mempool
+   * caches. Only `fidelity` asks for it, which compares the emulation with the server's
+   * steady answers and keeps them as goldens; every other start leaves the caches cold, as
+   * a wallet meets them after a restart (lwd-mempool-cold-after-start and its neighbours).
+   * A stream cancelled while it refreshes the shared cache also loses the transactions it
+   * had not fetched until the next block (lwd-mempool-stream-cancel-loses-txs): the
+   * fidelity run's deadline case would otherwise do that to every later stream case.
+   */
+  steady?: boolean;
 }
 
 export async function startLightwalletd(pin: Pin, node: NodeRpc, o: StartOptions): Promise<RunningRealServer> {
@@ -59,8 +63,14 @@ export async function startLightwalletd(pin: Pin, node: NodeRpc, o: StartOptions
   if (!existsSync(binary)) throw new RealServerError(`lightwalletd ${pin.version} is not installed at ${binary} (npm run real:install -- --only lightwalletd)`);
   const folder = mkdtempSync(join(tmpdir(), "zconform-lightwalletd-"));
   const setup: LightwalletdSetup = {
-    rpcUrl: node.url, rpcUser: node.user, rpcPassword: node.password, network: node.network, folder,
-    grpcPort: await freePort(), httpPort: await freePort(), ping: o.ping ?? false,
+    rpcUrl: node.url,
+    rpcUser: node.user,
+    rpcPassword: node.password,
+    network: node.network,
+    folder,
+    grpcPort: await freePort(),
+    httpPort: await freePort(),
+    ping: o.ping ?? false,
   };
   const files = lightwalletdFiles(folder);
   // The folder is mkdtemp's (mode 0700): the credentials are never readable by others.
@@ -76,14 +86,22 @@ export async function startLightwalletd(pin: Pin, node: NodeRpc, o: StartOptions
   const t0 = performance.now();
   let firstAnswerMs: number | undefined;
   try {
-    const ingestMs = await waitUntil(`lightwalletd ${pin.version} ingesting to height ${o.tip}`, proc, async () => {
-      // Asked on every poll, not only once the log shows the tip: when it first answers is a figure of its own.
-      const obs = await target.call(CompactTxStreamer.method.getLatestBlock, create(ChainSpecSchema));
-      if (obs.code === 0) firstAnswerMs ??= performance.now() - t0;
-      const log = existsSync(files.log) ? readFileSync(files.log, "utf8") : "";
-      return obs.code === 0 && (waitingForHeight(log) ?? 0) > o.tip;
-    }, o.timeoutMs ?? 120_000);
-    await warmMempool(target);
+    const ingestMs = await waitUntil(
+      `lightwalletd ${pin.version} ingesting to height ${o.tip}`,
+      proc,
+      async () => {
+        // Asked on every poll, not only once the log shows the tip: when it first answers is a figure of its own.
+        const obs = await target.call(CompactTxStreamer.method.getLatestBlock, create(ChainSpecSchema));
+        if (obs.code === 0) firstAnswerMs ??= performance.now() - t0;
+        const log = existsSync(files.log) ? readFileSync(files.log, "utf8") : "";
+        return obs.code === 0 && (waitingForHeight(log) ?? 0) > o.tip;
+      },
+      o.timeoutMs ?? 120_000,
+    );
+    if (o.steady) {
+      await target.call(CompactTxStreamer.method.getMempoolStream, create(EmptySchema), { deadlineMs: 5_000 });
+      await target.call(CompactTxStreamer.method.getMempoolTx, create(GetMempoolTxRequestSchema), { deadlineMs: 5_000 });
+    }
     return { pin, grpcUrl, process: proc, ingestMs, firstAnswerMs: firstAnswerMs ?? ingestMs, dataDir: files.data, close };
   } catch (e) {
     await close();

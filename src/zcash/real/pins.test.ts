@@ -2,7 +2,9 @@ import { afterAll, expect, test } from "@jest/globals";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { INPUT_LIMITS } from "../../core/io/input-limits.js";
 import { ProblemsError } from "../../core/io/located-yaml.js";
+import { sparseFile, tooLarge } from "../../core/io/oversized.test-helper.js";
 import { binaryPath, describePin, loadPins, pinsOf } from "./pins.js";
 import { installPin, installSteps, missingPrerequisites } from "./install.js";
 
@@ -32,7 +34,8 @@ test("each pin installs into <cache>/<name>-<version>/bin, the cache from ZCONFO
   expect(binaryPath(lwd!, env)).toBe("/cache/lightwalletd-v0.5.4/bin/lightwalletd");
   expect(installSteps(lwd!, env).map((s) => [s.command, ...s.args].join(" "))).toEqual([
     "go mod download -json github.com/zcash/lightwalletd@v0.5.4",
-    "go build -trimpath -o /cache/lightwalletd-v0.5.4/bin/lightwalletd .",
+    // A release build, as lightwalletd's Makefile makes one: it reports v0.5.4, not v0.0.0.0-dev.
+    "go build -trimpath -ldflags -X github.com/zcash/lightwalletd/common.Version=v0.5.4 -o /cache/lightwalletd-v0.5.4/bin/lightwalletd .",
   ]);
   const [zebrad] = pinsOf(loadPins(), "zebrad");
   expect(installSteps(zebrad!, env).map((s) => [s.command, ...s.args].join(" "))).toEqual([
@@ -41,7 +44,9 @@ test("each pin installs into <cache>/<name>-<version>/bin, the cache from ZCONFO
 });
 
 test("a bad pins file names its line and field", () => {
-  const file = pinsFile("servers:\n  - name: lightwalletd\n    version: latest\n    registry: go\n    module: github.com/zcash/lightwalletd\n  - name: zainod\n    version: 0.10.1\n    registry: crates.io\n");
+  const file = pinsFile(
+    "servers:\n  - name: lightwalletd\n    version: latest\n    registry: go\n    module: github.com/zcash/lightwalletd\n  - name: zainod\n    version: 0.10.1\n    registry: crates.io\n",
+  );
   let error: unknown;
   try {
     loadPins(file);
@@ -50,6 +55,12 @@ test("a bad pins file names its line and field", () => {
   }
   expect(error).toBeInstanceOf(ProblemsError);
   expect((error as Error).message).toContain(`${file}:3: servers[0].version:`);
+});
+
+test("a pins file over the size limit is refused at its line 1, naming the limit, before it is read", () => {
+  const file = sparseFile(pinsFile(""));
+  expect(() => loadPins(file)).toThrow(ProblemsError);
+  expect(() => loadPins(file)).toThrow(`${file}:1: ${tooLarge("the pins file", INPUT_LIMITS.pinsBytes)}`);
 });
 
 test("a crates.io pin without its crate is refused at its line", () => {

@@ -3,10 +3,11 @@
 // $ZCONFORM_REAL_CACHE or ~/.cache/zconform. Problems in the file name its line and field.
 
 import { Ajv } from "ajv";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { INPUT_LIMITS, readInput } from "../../core/io/input-limits.js";
 import { parseLocated, ProblemsError } from "../../core/io/located-yaml.js";
 import { schemaProblems } from "../../core/io/schema-problems.js";
 
@@ -22,6 +23,12 @@ export interface Pin {
   /** Crate name (registry crates.io). */
   crate?: string;
   cargoFlags?: string[];
+  /**
+   * Go: the package variable that holds the version a release build reports (set with
+   * -ldflags -X as the project's own release builds do); without it the server reports
+   * its development default.
+   */
+  versionVariable?: string;
   build?: string;
 }
 
@@ -43,6 +50,7 @@ const schema = {
           module: { type: "string" },
           crate: { type: "string" },
           cargoFlags: { type: "array", items: { type: "string" } },
+          versionVariable: { type: "string", pattern: "^[A-Za-z0-9_./-]+\\.[A-Za-z_][A-Za-z0-9_]*$" },
           build: { type: "string" },
         },
       },
@@ -56,7 +64,7 @@ const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
 export const DEFAULT_PINS_FILE = resolve(dirname(fileURLToPath(import.meta.url)), "../../../real-servers.yaml");
 
 export function loadPins(file = DEFAULT_PINS_FILE): Pin[] {
-  const located = parseLocated(readFileSync(file, "utf8"), file);
+  const located = parseLocated(readInput(file, file, INPUT_LIMITS.pinsBytes, "the pins file"), file);
   const problems = schemaProblems(validate, located);
   const servers = (located.value as { servers?: Pin[] }).servers ?? [];
   servers.forEach((s, i) => {

@@ -31,7 +31,10 @@ const STOP_GRACE_MS = 5_000;
 
 function tailOf(file: string, n: number): string[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).slice(-n);
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .slice(-n);
 }
 
 export function spawnServer(o: SpawnOptions): ServerProcess {
@@ -88,12 +91,17 @@ export class RealServerError extends Error {}
  * will never be ready, or when the time is up, quoting its log.
  */
 export async function waitUntil(
-  what: string, proc: ServerProcess, ready: () => Promise<boolean>, timeoutMs: number, stuck?: () => string | undefined,
+  what: string,
+  proc: ServerProcess,
+  ready: () => Promise<boolean>,
+  timeoutMs: number,
+  stuck?: () => string | undefined,
 ): Promise<number> {
   const t0 = performance.now();
   for (;;) {
     const exit = proc.exited();
-    if (exit !== undefined) throw new RealServerError(`${what}: the server stopped (${exit}) before it was ready. Last lines of ${proc.logFile}:\n${proc.lastLines()}`);
+    if (exit !== undefined)
+      throw new RealServerError(`${what}: the server stopped (${exit}) before it was ready. Last lines of ${proc.logFile}:\n${proc.lastLines()}`);
     const why = stuck?.();
     if (why !== undefined) throw new RealServerError(`${what}: ${why}. Last lines of ${proc.logFile}:\n${proc.lastLines()}`);
     if (await ready().catch(() => false)) return performance.now() - t0;

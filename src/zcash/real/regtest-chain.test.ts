@@ -11,8 +11,10 @@ test("every upgrade through NU6.1 is active before the transparent stretch ends;
 });
 
 test("without shielded coinbases every block pays the miner address; too short a chain is refused", () => {
-  expect(defaultRecipe({ blocks: 50, shielded: false, minerAddress: "tmCARZmCu5uxke62UTpxxQ1Rn25adU4nLTX" }))
-    .toMatchObject({ minerAddress: "tmCARZmCu5uxke62UTpxxQ1Rn25adU4nLTX", stretches: [{ blocks: 50, pool: "transparent" }] });
+  expect(defaultRecipe({ blocks: 50, shielded: false, minerAddress: "tmCARZmCu5uxke62UTpxxQ1Rn25adU4nLTX" })).toMatchObject({
+    minerAddress: "tmCARZmCu5uxke62UTpxxQ1Rn25adU4nLTX",
+    stretches: [{ blocks: 50, pool: "transparent" }],
+  });
   expect(() => defaultRecipe({ blocks: 20 })).toThrow(/ends before every upgrade is active/);
 });
 

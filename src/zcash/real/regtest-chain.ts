@@ -25,7 +25,8 @@ import type { RunningZebrad } from "./zebrad.js";
 export const ZEBRA_REGTEST_ADDRESSES = {
   transparent: "tmJymvcUCn1ctbghvTJpXBwHiMEB8P6wxNV",
   sapling: "zregtestsapling1xl84ekz6stprmvrp39s77mf9t953nqjndwlcjtzfrr3cgjjez87639xm4u9pfuvylrhecx0c2j8",
-  unified: "uregtest1efxggx6lduhm2fx5lnrhxv7h7kpztlpa3ahf3n4w0q0zj5epj4av9xjq6ljsja3xk8z7rzd067kc7mgpy9448rdfzpfjz5gq389zdmpgnk6rp4ykk0xk6cmqw6zqcrnmsuaxv3yzsvcwsd4gagtalh0uzrdvy03nhmltjz2eu0232qlcs0zvxuqyut73yucd9gy5jaudnyt7yqhgpqv",
+  unified:
+    "uregtest1efxggx6lduhm2fx5lnrhxv7h7kpztlpa3ahf3n4w0q0zj5epj4av9xjq6ljsja3xk8z7rzd067kc7mgpy9448rdfzpfjz5gq389zdmpgnk6rp4ykk0xk6cmqw6zqcrnmsuaxv3yzsvcwsd4gagtalh0uzrdvy03nhmltjz2eu0232qlcs0zvxuqyut73yucd9gy5jaudnyt7yqhgpqv",
 } as const;
 
 export interface Stretch {
@@ -44,7 +45,14 @@ export interface RegtestRecipe {
 }
 
 export const DEFAULT_ACTIVATION_HEIGHTS: Readonly<Partial<Record<Upgrade, number>>> = Object.freeze({
-  overwinter: 1, sapling: 1, blossom: 1, heartwood: 1, canopy: 1, nu5: 10, nu6: 20, nu6_1: 30,
+  overwinter: 1,
+  sapling: 1,
+  blossom: 1,
+  heartwood: 1,
+  canopy: 1,
+  nu5: 10,
+  nu6: 20,
+  nu6_1: 30,
 });
 
 /** `blocks` in all: the transparent stretch, one Orchard and one Sapling coinbase (each takes seconds of proving), one more transparent block. */
@@ -52,7 +60,11 @@ export function defaultRecipe(o: { blocks?: number; minerAddress?: string; shiel
   const shielded = o.shielded ?? true;
   const blocks = o.blocks ?? 300;
   const tail: Stretch[] = shielded
-    ? [{ blocks: 1, address: ZEBRA_REGTEST_ADDRESSES.unified, pool: "orchard" }, { blocks: 1, address: ZEBRA_REGTEST_ADDRESSES.sapling, pool: "sapling" }, { blocks: 1, pool: "transparent" }]
+    ? [
+        { blocks: 1, address: ZEBRA_REGTEST_ADDRESSES.unified, pool: "orchard" },
+        { blocks: 1, address: ZEBRA_REGTEST_ADDRESSES.sapling, pool: "sapling" },
+        { blocks: 1, pool: "transparent" },
+      ]
     : [];
   const head = blocks - tail.reduce((n, s) => n + s.blocks, 0);
   if (o.minerAddress !== undefined) checkMinerAddress(o.minerAddress);

@@ -81,7 +81,11 @@ export async function startRegtestNetwork(o: RegtestNetworkOptions): Promise<Reg
     await zebrad.close();
   };
   try {
-    const made = o.replay ? await replayed(zebrad, o.replay) : o.transact ? await mineWithTransactions(zebrad, o.recipe) : { stretches: await mineRecipe(zebrad, o.recipe), transact: undefined };
+    const made = o.replay
+      ? await replayed(zebrad, o.replay)
+      : o.transact
+        ? await mineWithTransactions(zebrad, o.recipe)
+        : { stretches: await mineRecipe(zebrad, o.recipe), transact: undefined };
     const { stretches, transact } = made;
     const t0 = performance.now();
     const blocks = await exportBlocks(zebrad);
@@ -100,23 +104,34 @@ export async function startRegtestNetwork(o: RegtestNetworkOptions): Promise<Reg
     fixture = await startFixtureNetwork({ chain: model, ...(o.profiles ? { profiles: o.profiles } : {}) });
     const notes = await startIndexers(pins, o.indexers ?? ["lightwalletd", "zainod"], zebrad.nodeRpc(), { tip, ...(o.keep ? { keep: true } : {}) }, indexers);
     const timings: RegtestTimings = {
-      zebradStartMs: zebrad.startMs, stretches, exportMs, ...("replayMs" in made ? { replayMs: made.replayMs } : {}),
+      zebradStartMs: zebrad.startMs,
+      stretches,
+      exportMs,
+      ...("replayMs" in made ? { replayMs: made.replayMs } : {}),
       ingestMs: Object.fromEntries(indexers.map((s) => [realBuildName(s.pin), s.ingestMs])),
     };
-    const realBuilds = (limits: Partial<Limits> = {}): Build[] => [
-      { pin: zebradPin, grpcUrl: zebrad.grpcUrl, implementation: "zebrad" as const },
-      ...indexers.map((s) => ({ pin: s.pin, grpcUrl: s.grpcUrl, implementation: s.pin.name === "zainod" ? "zaino" as const : "lightwalletd" as const })),
-    ].map((s) => ({
-      ...DEFAULT_LIMITS,
-      ...limits,
-      name: realBuildName(s.pin),
-      implementation: s.implementation,
-      version: s.pin.version,
-      grpc: { url: s.grpcUrl },
-      emulated: false,
-      pin: `${describePin(s.pin)}, real-servers.yaml`,
-      source: { file: "real-servers.yaml", line: 0 },
-    }));
+    const realBuilds = (limits: Partial<Limits> = {}): Build[] =>
+      [
+        // zebrad's JSON-RPC is the run's oracle, not one of its builds.
+        { pin: zebradPin, grpcUrl: zebrad.grpcUrl, jsonrpc: undefined, implementation: "zebrad" as const },
+        ...indexers.map((s) => ({
+          pin: s.pin,
+          grpcUrl: s.grpcUrl,
+          jsonrpc: s.jsonrpc,
+          implementation: s.pin.name === "zainod" ? ("zaino" as const) : ("lightwalletd" as const),
+        })),
+      ].map((s) => ({
+        ...DEFAULT_LIMITS,
+        ...limits,
+        name: realBuildName(s.pin),
+        implementation: s.implementation,
+        version: s.pin.version,
+        grpc: { url: s.grpcUrl },
+        ...(s.jsonrpc ? { jsonrpc: s.jsonrpc } : {}),
+        emulated: false,
+        pin: `${describePin(s.pin)}, real-servers.yaml`,
+        source: { file: "real-servers.yaml", line: 0 },
+      }));
     return { zebrad, fixture, indexers, tip, timings, notes, ...(transact ? { transact } : {}), realBuilds, close };
   } catch (e) {
     await close();

@@ -7,9 +7,10 @@
 // transactions with sendrawtransaction: the chain is then byte for byte the recorded one,
 // which is what goldens of real servers on regtest need (golden/regtest/).
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/io/atomic-write.js";
+import { INPUT_LIMITS, readInputText } from "../../core/io/input-limits.js";
 import { bytesToHex, hexToBytes } from "../codec/index.js";
 import type { Upgrade } from "../codec/network.js";
 import { RealServerError } from "./process.js";
@@ -30,7 +31,11 @@ export interface RegtestReplay {
 
 export class ReplayError extends Error {}
 
-const hexLines = (file: string): string[] => readFileSync(file, "utf8").split("\n").map((l) => l.trim()).filter((l) => l.length > 0);
+const hexLines = (file: string, what: string): string[] =>
+  readInputText(file, INPUT_LIMITS.blockFileBytes, what)
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
 
 /** What a folder written by `zconform regtest` holds; a missing or malformed file is an error naming it. */
 export function readReplay(folder: string): RegtestReplay {
@@ -38,18 +43,22 @@ export function readReplay(folder: string): RegtestReplay {
   for (const name of [REPLAY_FILES.blocks, REPLAY_FILES.document]) {
     if (!existsSync(path(name))) throw new ReplayError(`${path(name)} is missing: replay a folder that \`zconform regtest --dir\` wrote`);
   }
-  const blocks = hexLines(path(REPLAY_FILES.blocks));
+  const blocks = hexLines(path(REPLAY_FILES.blocks), "the block file");
   blocks.forEach((b, i) => {
     if (!/^([0-9a-f]{2})+$/.test(b)) throw new ReplayError(`${path(REPLAY_FILES.blocks)}:${i + 1}: not a raw block in hex`);
   });
-  if (blocks.length < 2) throw new ReplayError(`${path(REPLAY_FILES.blocks)}: ${blocks.length} block(s); a chain to replay needs genesis and at least one more`);
-  const mempool = existsSync(path(REPLAY_FILES.mempool)) ? hexLines(path(REPLAY_FILES.mempool)).map((l, i) => {
-    if (!/^([0-9a-f]{2})+$/.test(l)) throw new ReplayError(`${path(REPLAY_FILES.mempool)}:${i + 1}: not a raw transaction in hex`);
-    return hexToBytes(l);
-  }) : [];
+  if (blocks.length < 2)
+    throw new ReplayError(`${path(REPLAY_FILES.blocks)}: ${blocks.length} block(s); a chain to replay needs genesis and at least one more`);
+  const mempool = existsSync(path(REPLAY_FILES.mempool))
+    ? hexLines(path(REPLAY_FILES.mempool), "the mempool file").map((l, i) => {
+        if (!/^([0-9a-f]{2})+$/.test(l)) throw new ReplayError(`${path(REPLAY_FILES.mempool)}:${i + 1}: not a raw transaction in hex`);
+        return hexToBytes(l);
+      })
+    : [];
+  const docText = readInputText(path(REPLAY_FILES.document), INPUT_LIMITS.replayDocumentBytes, "the replay document");
   let doc: { activationHeights?: unknown; transactions?: Omit<TransactReport, "mempoolRaw">; tip?: unknown };
   try {
-    doc = JSON.parse(readFileSync(path(REPLAY_FILES.document), "utf8"));
+    doc = JSON.parse(docText);
   } catch (e) {
     throw new ReplayError(`${path(REPLAY_FILES.document)}: not JSON: ${(e as Error).message}`);
   }
@@ -57,8 +66,17 @@ export function readReplay(folder: string): RegtestReplay {
   if (!heights || typeof heights !== "object" || !Object.values(heights).every((h) => Number.isInteger(h) && (h as number) >= 1)) {
     throw new ReplayError(`${path(REPLAY_FILES.document)}: activationHeights must map upgrades to heights >= 1`);
   }
-  if (doc.tip !== blocks.length - 1) throw new ReplayError(`${path(REPLAY_FILES.document)} says the tip is ${String(doc.tip)}, ${path(REPLAY_FILES.blocks)} holds heights 0..${blocks.length - 1}`);
-  return { folder, blocks, mempool, activationHeights: heights as RegtestReplay["activationHeights"], ...(doc.transactions ? { transact: doc.transactions } : {}) };
+  if (doc.tip !== blocks.length - 1)
+    throw new ReplayError(
+      `${path(REPLAY_FILES.document)} says the tip is ${String(doc.tip)}, ${path(REPLAY_FILES.blocks)} holds heights 0..${blocks.length - 1}`,
+    );
+  return {
+    folder,
+    blocks,
+    mempool,
+    activationHeights: heights as RegtestReplay["activationHeights"],
+    ...(doc.transactions ? { transact: doc.transactions } : {}),
+  };
 }
 
 /** The transactions left in the mempool, beside blocks.txt, so that the folder can be replayed. */
@@ -69,11 +87,15 @@ export function writeMempoolFile(folder: string, mempool: readonly Uint8Array[])
 /** Gives a fresh zebrad (tip 0) the recorded blocks and mempool; how long the blocks took. */
 export async function replayChain(z: RunningZebrad, replay: RegtestReplay): Promise<{ ms: number }> {
   const genesis = await z.rpc<string>("getblock", ["0", 0]);
-  if (genesis !== replay.blocks[0]) throw new RealServerError(`zebrad's regtest genesis block is not the first block of ${join(replay.folder, REPLAY_FILES.blocks)}: it was mined on another network or another zebrad`);
+  if (genesis !== replay.blocks[0])
+    throw new RealServerError(
+      `zebrad's regtest genesis block is not the first block of ${join(replay.folder, REPLAY_FILES.blocks)}: it was mined on another network or another zebrad`,
+    );
   const t0 = performance.now();
   for (let h = 1; h < replay.blocks.length; h++) {
     const answer = await z.rpc<string | null>("submitblock", [replay.blocks[h]]);
-    if (answer !== null && answer !== undefined) throw new RealServerError(`zebrad refused block ${h} of ${join(replay.folder, REPLAY_FILES.blocks)}: submitblock answered ${JSON.stringify(answer)}`);
+    if (answer !== null && answer !== undefined)
+      throw new RealServerError(`zebrad refused block ${h} of ${join(replay.folder, REPLAY_FILES.blocks)}: submitblock answered ${JSON.stringify(answer)}`);
   }
   const ms = performance.now() - t0;
   const tip = await z.rpc<number>("getblockcount");

@@ -7,10 +7,11 @@
 // any shielded coinbase). After the last block of the recipe two more spends are sent and
 // left unmined, so the mempool holds real transactions while the run asks about it.
 
-import { bytesToHex, encodeTransparentAddress } from "../codec/index.js";
-import { buildTransparentSpend, COINBASE_MATURITY, hash160, matureUtxos, walletKey, type AddressUtxo, type Payment, type WalletKey } from "../wallet/index.js";
+import { encodeTransparentAddress } from "../codec/index.js";
+import { COINBASE_MATURITY, hash160, walletKey } from "../wallet/index.js";
 import { RealServerError } from "./process.js";
 import { mineRecipe, type MinedStretch, type RegtestRecipe } from "./regtest-chain.js";
+import { RegtestWallet } from "./regtest-wallet.js";
 import { waitInMempool, type RunningZebrad } from "./zebrad.js";
 
 /** The two keys that trade on the chain; the recipe's miner address must be the first's. */
@@ -56,13 +57,17 @@ export function transactSplit(recipe: RegtestRecipe): { before: number; after: n
   const first = recipe.stretches[0];
   const { miner } = walletKeys();
   if (recipe.minerAddress !== miner.address) {
-    throw new RangeError(`the chain's transactions spend coinbases paid to the wallet's miner address ${miner.address}, not ${recipe.minerAddress} (leave the miner address alone, or do without transactions)`);
+    throw new RangeError(
+      `the chain's transactions spend coinbases paid to the wallet's miner address ${miner.address}, not ${recipe.minerAddress} (leave the miner address alone, or do without transactions)`,
+    );
   }
-  if (!first || first.pool !== "transparent" || first.address !== undefined) {
+  if (first?.pool !== "transparent" || first.address !== undefined) {
     throw new RangeError("the chain's transactions spend the coinbases of the recipe's first stretch, which must be transparent and pay the miner address");
   }
   if (first.blocks < MIN_FIRST_STRETCH) {
-    throw new RangeError(`the chain's transactions need a first transparent stretch of at least ${MIN_FIRST_STRETCH} blocks (coinbases mature after ${COINBASE_MATURITY}); it has ${first.blocks}: mine more, or do without transactions`);
+    throw new RangeError(
+      `the chain's transactions need a first transparent stretch of at least ${MIN_FIRST_STRETCH} blocks (coinbases mature after ${COINBASE_MATURITY}); it has ${first.blocks}: mine more, or do without transactions`,
+    );
   }
   return { before: FIRST_ROUND_TIP, after: first.blocks - MIN_FIRST_STRETCH };
 }
@@ -71,93 +76,76 @@ export function transactSplit(recipe: RegtestRecipe): { before: number; after: n
 export async function mineWithTransactions(z: RunningZebrad, recipe: RegtestRecipe): Promise<{ stretches: MinedStretch[]; transact: TransactReport }> {
   const split = transactSplit(recipe);
   const { miner, other } = walletKeys();
-  const wallet = new Wallet(z);
+  const wallet = new RegtestWallet(z);
   const stretch = (blocks: number) => ({ ...recipe, stretches: [{ blocks, pool: "transparent" as const }] });
   const stretches = await mineRecipe(z, stretch(split.before));
   const mined: SentTransaction[] = [];
 
   const coinbases = await wallet.utxos(miner);
   const [cb1, cb2, cb3, cb4, cb5] = coinbases;
-  if (!cb5) throw new RealServerError(`zebrad's getaddressutxos names ${coinbases.length} mature outputs of ${miner.address} at height ${FIRST_ROUND_TIP}, not the 5 its coinbases paid`);
+  if (!cb1 || !cb2 || !cb3 || !cb4 || !cb5)
+    throw new RealServerError(
+      `zebrad's getaddressutxos names ${coinbases.length} mature outputs of ${miner.address} at height ${FIRST_ROUND_TIP}, not the 5 its coinbases paid`,
+    );
   const toOther = await wallet.send("miner pays other from one coinbase, change to itself", miner, [cb1], [{ address: other.address, value: cb1.value / 4n }]);
   const threeIn = cb2.value + cb3.value + cb4.value;
-  const split3 = await wallet.send("miner pays other twice and a P2SH address once from three coinbases, change to itself", miner, [cb2, cb3, cb4],
-    [{ address: other.address, value: threeIn / 5n }, { address: other.address, value: threeIn / 10n }, { address: p2shAddress(), value: threeIn / 20n }]);
-  mined.push(...await wallet.mineBlock(stretches, [toOther, split3]));
+  const split3 = await wallet.send(
+    "miner pays other twice and a P2SH address once from three coinbases, change to itself",
+    miner,
+    [cb2, cb3, cb4],
+    [
+      { address: other.address, value: threeIn / 5n },
+      { address: other.address, value: threeIn / 10n },
+      { address: p2shAddress(), value: threeIn / 20n },
+    ],
+  );
+  mined.push(...(await wallet.mineBlock(stretches, [toOther, split3])));
 
   const received = await wallet.utxos(other);
   const [a, b] = [received.find((u) => u.txid === toOther.txid && u.index === 0), received.find((u) => u.txid === split3.txid && u.index === 0)];
-  if (!a || !b) throw new RealServerError(`zebrad's getaddressutxos for ${other.address} lacks the outputs ${toOther.txid}:0 and ${split3.txid}:0 mined at ${mined[0]!.height}`);
-  const back = await wallet.send("other pays miner back from two outputs, change to itself", other, [a, b], [{ address: miner.address, value: (a.value + b.value) / 2n }]);
-  mined.push(...await wallet.mineBlock(stretches, [back]));
+  if (!a || !b)
+    throw new RealServerError(
+      `zebrad's getaddressutxos for ${other.address} lacks the outputs ${toOther.txid}:0 and ${split3.txid}:0 mined at ${mined[0]!.height}`,
+    );
+  const back = await wallet.send(
+    "other pays miner back from two outputs, change to itself",
+    other,
+    [a, b],
+    [{ address: miner.address, value: (a.value + b.value) / 2n }],
+  );
+  mined.push(...(await wallet.mineBlock(stretches, [back])));
 
-  if (split.after > 0) stretches.push(...await mineRecipe(z, stretch(split.after)));
-  stretches.push(...await mineRecipe(z, { ...recipe, stretches: recipe.stretches.slice(1) }));
+  if (split.after > 0) stretches.push(...(await mineRecipe(z, stretch(split.after))));
+  stretches.push(...(await mineRecipe(z, { ...recipe, stretches: recipe.stretches.slice(1) })));
 
   const left = (await wallet.utxos(other)).find((u) => u.txid === split3.txid && u.index === 1);
   const [cb6] = (await wallet.utxos(miner)).filter((u) => !wallet.sent.has(u.txid) && u.height > cb5.height);
-  if (!left || !cb6) throw new RealServerError(`zebrad's getaddressutxos lacks ${split3.txid}:1 of ${other.address} or a mature coinbase of ${miner.address} above height ${cb5.height}`);
-  const first = await wallet.send("other pays miner from one output, change to itself (left in the mempool)", other, [left], [{ address: miner.address, value: left.value / 2n }]);
+  if (!left || !cb6)
+    throw new RealServerError(
+      `zebrad's getaddressutxos lacks ${split3.txid}:1 of ${other.address} or a mature coinbase of ${miner.address} above height ${cb5.height}`,
+    );
+  const first = await wallet.send(
+    "other pays miner from one output, change to itself (left in the mempool)",
+    other,
+    [left],
+    [{ address: miner.address, value: left.value / 2n }],
+  );
   // The second spend's amount is chosen so that its txid ends in the same wire byte as the
   // first's: a one-byte exclude suffix then matches both, an ambiguous entry (GetMempoolTx).
-  const second = await wallet.send("miner pays other from one coinbase, change to itself (left in the mempool; its txid shares its last byte with the other's)",
-    miner, [cb6], [{ address: other.address, value: cb6.value / 3n }], (spend) => spend.txid.slice(0, 2) === first.txid.slice(0, 2));
+  const second = await wallet.send(
+    "miner pays other from one coinbase, change to itself (left in the mempool; its txid shares its last byte with the other's)",
+    miner,
+    [cb6],
+    [{ address: other.address, value: cb6.value / 3n }],
+    (spend) => spend.txid.slice(0, 2) === first.txid.slice(0, 2),
+  );
   const pending = [first, second];
-  await waitInMempool(z, pending.map((p) => p.txid));
+  await waitInMempool(
+    z,
+    pending.map((p) => p.txid),
+  );
   return {
     stretches,
     transact: { miner: miner.address, other: other.address, mined, mempool: pending.map(({ raw: _raw, ...t }) => t), mempoolRaw: pending.map((p) => p.raw) },
   };
-}
-
-interface Sent extends SentTransaction {
-  raw: Uint8Array;
-}
-
-interface ChainInfo {
-  blocks: number;
-  consensus: { nextblock: string };
-}
-
-/** The wallet's view of zebrad: its mature outputs, its spends and the blocks that mine them. */
-class Wallet {
-  /** Txids the wallet sent: their outputs are no coinbase, so spendable at once. */
-  readonly sent = new Set<string>();
-  constructor(private readonly z: RunningZebrad) {}
-
-  async utxos(key: WalletKey): Promise<AddressUtxo[]> {
-    const tip = await this.z.rpc<number>("getblockcount");
-    const answer = await this.z.rpc("getaddressutxos", [{ addresses: [key.address] }]);
-    return matureUtxos(answer, tip, { nonCoinbaseTxids: this.sent }).sort((x, y) => x.height - y.height || x.index - y.index);
-  }
-
-  /** With `wanted`, the first payment's amount is lowered a zatoshi at a time until the signed spend is one it wants. */
-  async send(label: string, key: WalletKey, utxos: AddressUtxo[], outputs: Payment[], wanted?: (spend: { txid: string }) => boolean): Promise<Sent> {
-    const info = await this.z.rpc<ChainInfo>("getblockchaininfo");
-    const build = (less: bigint) => buildTransparentSpend({
-      utxos, key, outputs: outputs.map((p, i) => (i === 0 ? { ...p, value: p.value - less } : p)),
-      branchId: Number.parseInt(info.consensus.nextblock, 16), expiryHeight: info.blocks + 40,
-    });
-    let spend = build(0n);
-    for (let less = 1n; wanted && !wanted(spend); less++) {
-      if (less > 100_000n) throw new RealServerError(`no amount within 100,000 zatoshi of ${outputs[0]!.value} gives "${label}" the txid wanted`);
-      spend = build(less);
-    }
-    const txid = await this.z.rpc<string>("sendrawtransaction", [bytesToHex(spend.raw)]);
-    if (txid !== spend.txid) throw new RealServerError(`zebrad's sendrawtransaction answered txid ${txid} for a transaction whose txid is ${spend.txid}`);
-    this.sent.add(txid);
-    return { label, txid, from: key.address, inputs: utxos.length, outputs: spend.tx.vout.length, raw: spend.raw };
-  }
-
-  /** Mines one block once the transactions are in the mempool, and checks that it holds every one of them. */
-  async mineBlock(stretches: MinedStretch[], txs: Sent[]): Promise<SentTransaction[]> {
-    await waitInMempool(this.z, txs.map((t) => t.txid));
-    const t0 = performance.now();
-    const [hash] = await this.z.mine(1);
-    const block = await this.z.rpc<{ height: number; tx: string[] }>("getblock", [hash, 1]);
-    const missing = txs.filter((t) => !block.tx.includes(t.txid));
-    if (missing.length > 0) throw new RealServerError(`zebrad mined block ${block.height} without ${missing.map((t) => t.txid).join(", ")} from its mempool`);
-    stretches.push({ blocks: 1, pool: "transparent", first: block.height, last: block.height, ms: performance.now() - t0 });
-    return txs.map(({ raw: _raw, ...t }) => ({ ...t, height: block.height }));
-  }
 }

@@ -26,6 +26,8 @@ export interface RealOptions {
   only?: ("lightwalletd" | "zainod")[];
   ping?: boolean;
   pinsFile?: string;
+  /** Bring each server to its steady state before the run (see StartOptions.steady): `fidelity` only. */
+  steady?: boolean;
 }
 
 /**
@@ -51,7 +53,11 @@ export function oracleRpc(net: FixtureNetwork): NodeRpc {
  * what did start (the caller closes them, also when this throws).
  */
 export async function startIndexers(
-  pins: Pin[], wanted: readonly ("lightwalletd" | "zainod")[], node: NodeRpc, o: StartOptions, servers: RunningRealServer[],
+  pins: Pin[],
+  wanted: readonly ("lightwalletd" | "zainod")[],
+  node: NodeRpc,
+  o: StartOptions,
+  servers: RunningRealServer[],
 ): Promise<string[]> {
   const notes: string[] = [];
   for (const pin of wanted.flatMap((name) => pinsOf(pins, name))) {
@@ -78,21 +84,29 @@ export async function startRealServers(net: FixtureNetwork, o: RealOptions = {})
   };
   const tip = net.model.blocks[net.model.blocks.length - 1]!.height;
   try {
-    notes = await startIndexers(pins, o.only ?? ["lightwalletd", "zainod"], oracleRpc(net), { tip, ...(o.ping ? { ping: true } : {}) }, servers);
+    notes = await startIndexers(
+      pins,
+      o.only ?? ["lightwalletd", "zainod"],
+      oracleRpc(net),
+      { tip, ...(o.ping ? { ping: true } : {}), ...(o.steady ? { steady: true } : {}) },
+      servers,
+    );
   } catch (e) {
     await close();
     throw e;
   }
-  const builds = (limits: Partial<Limits> = {}): Build[] => servers.map((s) => ({
-    ...DEFAULT_LIMITS,
-    ...limits,
-    name: realBuildName(s.pin),
-    implementation: s.pin.name === "zainod" ? "zaino" : "lightwalletd",
-    version: s.pin.version,
-    grpc: { url: s.grpcUrl },
-    emulated: false,
-    pin: `${describePin(s.pin)}, real-servers.yaml`,
-    source: { file: "real-servers.yaml", line: 0 },
-  }));
+  const builds = (limits: Partial<Limits> = {}): Build[] =>
+    servers.map((s) => ({
+      ...DEFAULT_LIMITS,
+      ...limits,
+      name: realBuildName(s.pin),
+      implementation: s.pin.name === "zainod" ? "zaino" : "lightwalletd",
+      version: s.pin.version,
+      grpc: { url: s.grpcUrl },
+      ...(s.jsonrpc ? { jsonrpc: s.jsonrpc } : {}),
+      emulated: false,
+      pin: `${describePin(s.pin)}, real-servers.yaml`,
+      source: { file: "real-servers.yaml", line: 0 },
+    }));
   return { builds, servers, notes, close };
 }

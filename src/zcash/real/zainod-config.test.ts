@@ -12,6 +12,12 @@ test("the config names the fetch backend, the regtest kind, ephemeral state and 
   expect(toml).not.toMatch(/validator_user|validator_password/);
 });
 
+test("its own JSON-RPC server on a loopback port, with cookie auth in a folder of its own; none without a port", () => {
+  const toml = zainodToml({ ...setup, jsonRpcPort: 8237 });
+  expect(toml).toMatch(/\[json_server_settings\]\njson_rpc_listen_address = "127.0.0.1:8237"\ncookie_dir = "\/tmp\/zd\/cookies"\n/);
+  expect(zainodToml(setup)).not.toMatch(/json_server_settings/);
+});
+
 test("without a cookie it authenticates with user and password, escaped as TOML strings", () => {
   const toml = zainodToml({ ...setup, cookieFile: undefined, rpcUser: "u", rpcPassword: 'p"w\\d' });
   expect(toml).toContain('validator_user = "u"\nvalidator_password = "p\\"w\\\\d"');
@@ -30,10 +36,12 @@ test("gRPC on its own loopback port without TLS; its database and XDG folders in
 });
 
 test("an ingest is stuck once zainod has retried one block five times, and the error names the block's reason", () => {
-  const line = (n: number) => `  03:16:23.287  WARN zaino_chain_head_service::service: ChainHead failed to advance; retrying, error: validator unavailable: deserialize: parse error: Invalid jubjub::AffinePoint value for Sapling EphemeralPublicKey, attempts: ${n}`;
+  const line = (n: number) =>
+    `  03:16:23.287  WARN zaino_chain_head_service::service: ChainHead failed to advance; retrying, error: validator unavailable: deserialize: parse error: Invalid jubjub::AffinePoint value for Sapling EphemeralPublicKey, attempts: ${n}`;
   const synced = "  03:16:23.281  INFO zaino_chain_head_service::service: Syncing block, height: 10, hash: 8b29";
   expect(stuckIngest([synced, line(1), line(4)].join("\n"))).toBeUndefined();
-  expect(stuckIngest([synced, line(1), line(5)].join("\n")))
-    .toBe("it stopped advancing after block 10 (5 attempts): validator unavailable: deserialize: parse error: Invalid jubjub::AffinePoint value for Sapling EphemeralPublicKey");
+  expect(stuckIngest([synced, line(1), line(5)].join("\n"))).toBe(
+    "it stopped advancing after block 10 (5 attempts): validator unavailable: deserialize: parse error: Invalid jubjub::AffinePoint value for Sapling EphemeralPublicKey",
+  );
   expect(stuckIngest("  INFO zainodlib: zainod started")).toBeUndefined();
 });

@@ -19,6 +19,8 @@ export interface ZainodSetup {
   network: "mainnet" | "testnet" | "regtest";
   folder: string;
   grpcPort: number;
+  /** Its own JSON-RPC server (zaino-serve's, cookie auth as Zebra's); off when absent. */
+  jsonRpcPort?: number;
 }
 
 const NETWORK_KIND = { mainnet: "Mainnet", testnet: "Testnet", regtest: "Regtest" } as const;
@@ -35,14 +37,18 @@ export const zainodFiles = (folder: string) => ({
   xdg: join(folder, "xdg"),
   /** zainod logs to stdout and stderr only. */
   log: join(folder, "zainod.log"),
+  /** Where its JSON-RPC server writes the cookie clients authenticate with (Zebra's `.cookie`, `__cookie__:<token>`). */
+  cookieDir: join(folder, "cookies"),
+  cookie: join(folder, "cookies", ".cookie"),
 });
 
 export function zainodToml(s: ZainodSetup): string {
   const url = new URL(s.rpcUrl);
   const f = zainodFiles(s.folder);
-  const auth = s.cookieFile !== undefined
-    ? [`validator_cookie_path = ${tomlString(s.cookieFile)}`]
-    : [`validator_user = ${tomlString(s.rpcUser ?? "")}`, `validator_password = ${tomlString(s.rpcPassword ?? "")}`];
+  const auth =
+    s.cookieFile !== undefined
+      ? [`validator_cookie_path = ${tomlString(s.cookieFile)}`]
+      : [`validator_user = ${tomlString(s.rpcUser ?? "")}`, `validator_password = ${tomlString(s.rpcPassword ?? "")}`];
   return [
     `backend = "fetch"`,
     `network = ${tomlString(NETWORK_KIND[s.network])}`,
@@ -52,6 +58,12 @@ export function zainodToml(s: ZainodSetup): string {
     "[grpc_settings]",
     `listen_address = ${tomlString(`127.0.0.1:${s.grpcPort}`)}`,
     "",
+    // zainod 0.10.1 and 0.9.0 (ZainodConfig.json_server_settings, zaino-serve's
+    // JsonRpcServerConfig): the listen address, and a cookie_dir that turns cookie auth on,
+    // the cookie written as Zebra writes its own.
+    ...(s.jsonRpcPort !== undefined
+      ? ["[json_server_settings]", `json_rpc_listen_address = ${tomlString(`127.0.0.1:${s.jsonRpcPort}`)}`, `cookie_dir = ${tomlString(f.cookieDir)}`, ""]
+      : []),
     "[validator_settings]",
     `validator_jsonrpc_listen_address = ${tomlString(`${url.hostname}:${url.port}`)}`,
     ...auth,
@@ -78,8 +90,11 @@ export function zainodEnv(s: ZainodSetup, base: NodeJS.ProcessEnv = process.env)
   const xdg = zainodFiles(s.folder).xdg;
   return {
     ...Object.fromEntries(Object.entries(base).filter(([k]) => !k.startsWith("ZAINO_"))),
-    XDG_CONFIG_HOME: join(xdg, "config"), XDG_CACHE_HOME: join(xdg, "cache"), XDG_RUNTIME_DIR: join(xdg, "run"),
-    ZAINOLOG_FORMAT: "stream", ZAINOLOG_COLOR: "false",
+    XDG_CONFIG_HOME: join(xdg, "config"),
+    XDG_CACHE_HOME: join(xdg, "cache"),
+    XDG_RUNTIME_DIR: join(xdg, "run"),
+    ZAINOLOG_FORMAT: "stream",
+    ZAINOLOG_COLOR: "false",
   };
 }
 

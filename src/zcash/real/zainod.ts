@@ -20,7 +20,11 @@ export async function startZainod(pin: Pin, node: NodeRpc, o: StartOptions): Pro
   if (!existsSync(binary)) throw new RealServerError(`zainod ${pin.version} is not installed at ${binary} (npm run real:install -- --only zainod)`);
   const folder = mkdtempSync(join(tmpdir(), "zconform-zainod-"));
   const setup: ZainodSetup = {
-    rpcUrl: node.url, network: node.network, folder, grpcPort: await freePort(),
+    rpcUrl: node.url,
+    network: node.network,
+    folder,
+    grpcPort: await freePort(),
+    jsonRpcPort: await freePort(),
     ...(node.cookieFile !== undefined ? { cookieFile: node.cookieFile } : { rpcUser: node.user, rpcPassword: node.password }),
   };
   const files = zainodFiles(folder);
@@ -37,13 +41,21 @@ export async function startZainod(pin: Pin, node: NodeRpc, o: StartOptions): Pro
   const t0 = performance.now();
   let firstAnswerMs: number | undefined;
   try {
-    const ingestMs = await waitUntil(`zainod ${pin.version} ingesting to height ${o.tip}`, proc, async () => {
-      const obs = await target.call(CompactTxStreamer.method.getLatestBlock, create(ChainSpecSchema));
-      if (obs.code === 0) firstAnswerMs ??= performance.now() - t0;
-      if (obs.code !== 0 || obs.messages.length !== 1) return false;
-      return Number(fromBinary(BlockIDSchema, obs.messages[0]!).height) >= o.tip;
-    }, o.timeoutMs ?? 180_000, () => stuckIngest(existsSync(files.log) ? readFileSync(files.log, "utf8") : ""));
-    return { pin, grpcUrl, process: proc, ingestMs, firstAnswerMs: firstAnswerMs ?? ingestMs, dataDir: files.database, close };
+    const ingestMs = await waitUntil(
+      `zainod ${pin.version} ingesting to height ${o.tip}`,
+      proc,
+      async () => {
+        const obs = await target.call(CompactTxStreamer.method.getLatestBlock, create(ChainSpecSchema));
+        if (obs.code === 0) firstAnswerMs ??= performance.now() - t0;
+        if (obs.code !== 0 || obs.messages.length !== 1) return false;
+        return Number(fromBinary(BlockIDSchema, obs.messages[0]!).height) >= o.tip;
+      },
+      o.timeoutMs ?? 180_000,
+      () => stuckIngest(existsSync(files.log) ? readFileSync(files.log, "utf8") : ""),
+    );
+    // Its JSON-RPC server is up (and has written its cookie) before its gRPC one answers.
+    const jsonrpc = { url: `http://127.0.0.1:${setup.jsonRpcPort}`, auth: { kind: "cookie" as const, cookieFile: files.cookie } };
+    return { pin, grpcUrl, jsonrpc, process: proc, ingestMs, firstAnswerMs: firstAnswerMs ?? ingestMs, dataDir: files.database, close };
   } catch (e) {
     await close();
     throw e;

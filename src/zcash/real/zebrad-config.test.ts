@@ -2,7 +2,10 @@ import { expect, test } from "@jest/globals";
 import { zebradArgs, zebradEnv, zebradToml } from "./zebrad-config.js";
 
 const setup = {
-  folder: "/tmp/zb", rpcPort: 18232, grpcPort: 9067, minerAddress: "tmJymvcUCn1ctbghvTJpXBwHiMEB8P6wxNV",
+  folder: "/tmp/zb",
+  rpcPort: 18232,
+  grpcPort: 9067,
+  minerAddress: "tmJymvcUCn1ctbghvTJpXBwHiMEB8P6wxNV",
   activationHeights: { overwinter: 1, canopy: 1, nu5: 10, nu6_1: 30 },
 };
 
@@ -14,7 +17,9 @@ test("regtest without peers, activation heights under zebra-chain's upgrade name
 
 test("JSON-RPC with cookie auth and the built-in lightwallet gRPC on loopback ports, an ephemeral state, the miner address", () => {
   const toml = zebradToml(setup);
-  expect(toml).toContain('[rpc]\nlisten_addr = "127.0.0.1:18232"\nlightwalletd_listen_addr = "127.0.0.1:9067"\ncookie_dir = "/tmp/zb"\nenable_cookie_auth = true\n');
+  expect(toml).toContain(
+    '[rpc]\nlisten_addr = "127.0.0.1:18232"\nlightwalletd_listen_addr = "127.0.0.1:9067"\ncookie_dir = "/tmp/zb"\nenable_cookie_auth = true\n',
+  );
   expect(toml).toContain('[state]\nephemeral = true\ncache_dir = "/tmp/zb/state"\n');
   expect(toml).toContain('[mining]\nminer_address = "tmJymvcUCn1ctbghvTJpXBwHiMEB8P6wxNV"\n');
   expect(zebradArgs(setup)).toEqual(["-c", "/tmp/zb/zebrad.toml", "start"]);

@@ -33,8 +33,7 @@ export const zebradFiles = (folder: string) => ({
 
 export function zebradToml(s: ZebradSetup): string {
   const f = zebradFiles(s.folder);
-  const heights = UPGRADES.filter((u) => s.activationHeights[u] !== undefined)
-    .map((u) => `${tomlString(UPGRADE_NAMES[u])} = ${s.activationHeights[u]}`);
+  const heights = UPGRADES.filter((u) => s.activationHeights[u] !== undefined).map((u) => `${tomlString(UPGRADE_NAMES[u])} = ${s.activationHeights[u]}`);
   return [
     "[network]",
     `network = "Regtest"`,

@@ -8,9 +8,10 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/io/atomic-write.js";
-import { jsonRpcTarget, type JsonRpcTarget } from "../../core/targets/jsonrpc.js";
+import { jsonRpcTarget } from "../../core/targets/jsonrpc.js";
 import type { JsonRpcEndpoint } from "../../core/targets/endpoint.js";
 import type { NodeRpc } from "./lightwalletd.js";
+import { nodeCall } from "./node-call.js";
 import { binaryPath, type Pin } from "./pins.js";
 import { freePort, RealServerError, spawnServer, waitUntil, type ServerProcess } from "./process.js";
 import { zebradArgs, zebradEnv, zebradFiles, zebradToml, type ZebradSetup } from "./zebrad-config.js";
@@ -42,29 +43,17 @@ export interface RunningZebrad {
   close(): Promise<void>;
 }
 
-interface RpcAnswer<T> {
-  result?: T;
-  error?: { code: number; message: string } | null;
-}
-
-async function callRpc<T>(target: JsonRpcTarget, method: string, params: unknown[], deadlineMs: number): Promise<T> {
-  const obs = await target.call(method, params, { deadlineMs });
-  if (obs.fault) throw new RealServerError(`zebrad ${method}: ${obs.fault.kind}: ${obs.fault.detail} (last lines of its log may say why)`);
-  let answer: RpcAnswer<T>;
-  try {
-    answer = JSON.parse(Buffer.from(obs.body).toString("utf8")) as RpcAnswer<T>;
-  } catch {
-    throw new RealServerError(`zebrad ${method}: HTTP ${obs.httpStatus}, not JSON: ${Buffer.from(obs.body.slice(0, 200)).toString("utf8")}`);
-  }
-  if (answer.error) throw new RealServerError(`zebrad ${method}: error ${answer.error.code}: ${answer.error.message}`);
-  return answer.result as T;
-}
-
 export async function startZebrad(pin: Pin, o: ZebradStartOptions): Promise<RunningZebrad> {
   const binary = binaryPath(pin);
   if (!existsSync(binary)) throw new RealServerError(`zebrad ${pin.version} is not installed at ${binary} (npm run real:install -- --only zebrad)`);
   const folder = mkdtempSync(join(tmpdir(), "zconform-zebrad-"));
-  const setup: ZebradSetup = { folder, rpcPort: await freePort(), grpcPort: await freePort(), minerAddress: o.minerAddress, activationHeights: o.activationHeights };
+  const setup: ZebradSetup = {
+    folder,
+    rpcPort: await freePort(),
+    grpcPort: await freePort(),
+    minerAddress: o.minerAddress,
+    activationHeights: o.activationHeights,
+  };
   const files = zebradFiles(folder);
   writeFileAtomic(files.config, zebradToml(setup));
   chmodSync(files.config, 0o600);
@@ -77,13 +66,19 @@ export async function startZebrad(pin: Pin, o: ZebradStartOptions): Promise<Runn
     await proc.stop();
     if (!o.keep) rmSync(folder, { recursive: true, force: true });
   };
-  const rpc = <T>(method: string, params: unknown[] = [], deadlineMs = 30_000) => callRpc<T>(target, method, params, deadlineMs);
+  const call = nodeCall(target, "zebrad");
+  const rpc = <T>(method: string, params: unknown[] = [], deadlineMs = 30_000) => call.within<T>(method, params, deadlineMs);
   try {
     // The cookie is written before the RPC server listens; genesis is committed a moment later.
-    await waitUntil(`zebrad ${pin.version} starting on regtest`, proc, async () => {
-      if (!existsSync(files.cookie)) return false;
-      return (await rpc<number>("getblockcount", [], 2_000)) >= 0;
-    }, o.timeoutMs ?? 120_000);
+    await waitUntil(
+      `zebrad ${pin.version} starting on regtest`,
+      proc,
+      async () => {
+        if (!existsSync(files.cookie)) return false;
+        return (await rpc<number>("getblockcount", [], 2_000)) >= 0;
+      },
+      o.timeoutMs ?? 120_000,
+    );
   } catch (e) {
     await close();
     throw e;
@@ -95,7 +90,7 @@ export async function startZebrad(pin: Pin, o: ZebradStartOptions): Promise<Runn
     const hashes: string[] = [];
     for (let left = n; left > 0; left -= 50) {
       const k = Math.min(50, left);
-      hashes.push(...await rpc<string[]>(address ? "generatetoaddress" : "generate", address ? [k, address] : [k], 60_000 + k * (address ? 600_000 : 1_000)));
+      hashes.push(...(await rpc<string[]>(address ? "generatetoaddress" : "generate", address ? [k, address] : [k], 60_000 + k * (address ? 600_000 : 1_000))));
     }
     return hashes;
   };
@@ -104,8 +99,16 @@ export async function startZebrad(pin: Pin, o: ZebradStartOptions): Promise<Runn
     return { url: jsonrpc.url, user, password, cookieFile: files.cookie, network: "regtest" };
   };
   return {
-    pin, jsonrpc, cookieFile: files.cookie, grpcUrl: `http://127.0.0.1:${setup.grpcPort}`, process: proc, startMs,
-    rpc: (method, params) => rpc(method, params), mine, nodeRpc, close,
+    pin,
+    jsonrpc,
+    cookieFile: files.cookie,
+    grpcUrl: `http://127.0.0.1:${setup.grpcPort}`,
+    process: proc,
+    startMs,
+    rpc: (method, params) => rpc(method, params),
+    mine,
+    nodeRpc,
+    close,
   };
 }
 
@@ -116,13 +119,14 @@ function readCookie(file: string): [string, string] {
 }
 
 /** Waits until every txid is in zebrad's mempool: sendrawtransaction answers before the mempool has verified it. */
-export async function waitInMempool(z: RunningZebrad, txids: readonly string[], timeoutMs = 60_000): Promise<void> {
+export async function waitInMempool(z: Pick<RunningZebrad, "rpc">, txids: readonly string[], timeoutMs = 60_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const pool = new Set(await z.rpc<string[]>("getrawmempool"));
     const missing = txids.filter((t) => !pool.has(t));
     if (missing.length === 0) return;
-    if (performance.now() > deadline) throw new RealServerError(`zebrad's mempool still lacks ${missing.join(", ")} ${timeoutMs / 1000} s after sendrawtransaction accepted them`);
+    if (performance.now() > deadline)
+      throw new RealServerError(`zebrad's mempool still lacks ${missing.join(", ")} ${timeoutMs / 1000} s after sendrawtransaction accepted them`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

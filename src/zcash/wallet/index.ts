@@ -9,12 +9,23 @@
 export { walletKey, hash160, p2pkhScript, type WalletKey } from "./keys.js";
 export { buildTransparentSpend, type BuiltSpend, type Payment, type SpendRequest, type Utxo } from "./spend.js";
 export {
-  COINBASE_MATURITY, coinbaseSpendableAt, isCoinbaseMature, matureUtxos, parseAddressUtxos,
-  type AddressUtxo, type MatureUtxoOptions,
+  COINBASE_MATURITY,
+  coinbaseSpendableAt,
+  isCoinbaseMature,
+  matureUtxos,
+  parseAddressUtxos,
+  type AddressUtxo,
+  type MatureUtxoOptions,
 } from "./utxos.js";
 export {
-  SIGHASH_ALL, SIGHASH_ANYONECANPAY, SIGHASH_NONE, SIGHASH_SINGLE,
-  shieldedSighashV5, sighashesV5, transparentSighashV5, type SpentOutput,
+  SIGHASH_ALL,
+  SIGHASH_ANYONECANPAY,
+  SIGHASH_NONE,
+  SIGHASH_SINGLE,
+  shieldedSighashV5,
+  sighashesV5,
+  transparentSighashV5,
+  type SpentOutput,
 } from "./sighash.js";
 export { sighashV4, type SignedInputV4 } from "./sighash-v4.js";
 export { conventionalFee, dustThreshold, logicalActions, MARGINAL_FEE } from "./fee.js";

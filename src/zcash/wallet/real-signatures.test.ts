@@ -10,7 +10,13 @@ import { hash160, p2pkhScript } from "./keys.js";
 import { sighashV4 } from "./sighash-v4.js";
 import { transparentSighashV5 } from "./sighash.js";
 
-interface Spend { file: string; height: number; network: "mainnet" | "testnet"; tx: Transaction; spent: (TxOut | undefined)[] }
+interface Spend {
+  file: string;
+  height: number;
+  network: "mainnet" | "testnet";
+  tx: Transaction;
+  spent: (TxOut | undefined)[];
+}
 
 /** Every non-coinbase transaction of the chain data with the outputs its inputs spend (where known). */
 function spendsWithKnownPrevouts(): Spend[] {
@@ -47,10 +53,18 @@ describe("real P2PKH signatures verify over the digests computed here", () => {
         if (!spent || (s.tx.version === 5 && !allKnown)) return;
         const { der, hashType, publicKey } = p2pkhPushes(input.scriptSig);
         expect(`${s.file} input ${index}: ${bytesToHex(p2pkhScript(hash160(publicKey)))}`).toBe(`${s.file} input ${index}: ${bytesToHex(spent.scriptPubKey)}`);
-        const digest = s.tx.version === 5
-          ? transparentSighashV5(s.tx, s.spent as TxOut[], index, hashType)
-          : sighashV4(s.tx, branchIdAt(s.network === "mainnet" ? mainnet : testnet, s.height), { index, scriptCode: spent.scriptPubKey, amount: spent.value }, hashType);
-        expect(`${s.file} input ${index}: ${secp256k1.verify(der, digest, publicKey, { prehash: false, format: "der", lowS: false })}`).toBe(`${s.file} input ${index}: true`);
+        const digest =
+          s.tx.version === 5
+            ? transparentSighashV5(s.tx, s.spent as TxOut[], index, hashType)
+            : sighashV4(
+                s.tx,
+                branchIdAt(s.network === "mainnet" ? mainnet : testnet, s.height),
+                { index, scriptCode: spent.scriptPubKey, amount: spent.value },
+                hashType,
+              );
+        expect(`${s.file} input ${index}: ${secp256k1.verify(der, digest, publicKey, { prehash: false, format: "der", lowS: false })}`).toBe(
+          `${s.file} input ${index}: true`,
+        );
         checked[s.tx.version] = (checked[s.tx.version] ?? 0) + 1;
       });
     }

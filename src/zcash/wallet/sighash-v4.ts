@@ -2,7 +2,13 @@
 // the header fields and digests of each part, the input being signed appended last.
 // v5 digests differ in structure (ZIP 244, sighash.ts).
 import {
-  blake2b256, branchPersonalization, ByteWriter, personalization, writeJoinSplit, writeSaplingOutputV4, writeSaplingSpendV4,
+  blake2b256,
+  branchPersonalization,
+  ByteWriter,
+  personalization,
+  writeJoinSplit,
+  writeSaplingOutputV4,
+  writeSaplingSpendV4,
   type Transaction,
 } from "../codec/index.js";
 import { SIGHASH_ANYONECANPAY, SIGHASH_NONE, SIGHASH_SINGLE } from "./sighash.js";
@@ -40,22 +46,60 @@ export function sighashV4(tx: Transaction, branchId: number, input: SignedInputV
   const base = hashType & 0x1f;
   const w = new ByteWriter(256);
   w.u32((0x80000000 | tx.version) >>> 0).u32(tx.versionGroupId ?? 0);
-  w.bytes(anyoneCanPay ? ZERO : hashOf(P.prevouts, (h) => { for (const i of tx.vin) h.bytes(i.prevoutTxid).u32(i.prevoutIndex); }));
-  w.bytes(anyoneCanPay || base === SIGHASH_SINGLE || base === SIGHASH_NONE ? ZERO : hashOf(P.sequence, (h) => { for (const i of tx.vin) h.u32(i.sequence); }));
+  w.bytes(
+    anyoneCanPay
+      ? ZERO
+      : hashOf(P.prevouts, (h) => {
+          for (const i of tx.vin) h.bytes(i.prevoutTxid).u32(i.prevoutIndex);
+        }),
+  );
+  w.bytes(
+    anyoneCanPay || base === SIGHASH_SINGLE || base === SIGHASH_NONE
+      ? ZERO
+      : hashOf(P.sequence, (h) => {
+          for (const i of tx.vin) h.u32(i.sequence);
+        }),
+  );
   // All outputs are hashed even when there are none; NONE, and SINGLE without a matching output, sign zeros.
-  const outputs = base !== SIGHASH_SINGLE && base !== SIGHASH_NONE ? tx.vout
-    : base === SIGHASH_SINGLE && input && input.index < tx.vout.length ? [tx.vout[input.index]!] : undefined;
-  w.bytes(outputs === undefined ? ZERO : hashOf(P.outputs, (h) => { for (const o of outputs) h.i64(o.value).varBytes(o.scriptPubKey); }));
+  const outputs =
+    base !== SIGHASH_SINGLE && base !== SIGHASH_NONE
+      ? tx.vout
+      : base === SIGHASH_SINGLE && input && input.index < tx.vout.length
+        ? [tx.vout[input.index]!]
+        : undefined;
+  w.bytes(
+    outputs === undefined
+      ? ZERO
+      : hashOf(P.outputs, (h) => {
+          for (const o of outputs) h.i64(o.value).varBytes(o.scriptPubKey);
+        }),
+  );
   const sprout = tx.sprout;
-  w.bytes(!sprout || sprout.joinSplits.length === 0 ? ZERO : hashOf(P.joinSplits, (h) => {
-    for (const js of sprout.joinSplits) writeJoinSplit(h, js, tx.version);
-    h.bytes(sprout.joinSplitPubKey);
-  }));
+  w.bytes(
+    !sprout || sprout.joinSplits.length === 0
+      ? ZERO
+      : hashOf(P.joinSplits, (h) => {
+          for (const js of sprout.joinSplits) writeJoinSplit(h, js, tx.version);
+          h.bytes(sprout.joinSplitPubKey);
+        }),
+  );
   if (tx.version === 4) {
     const spends = tx.sapling?.spends ?? [];
     const saplingOutputs = tx.sapling?.outputs ?? [];
-    w.bytes(spends.length === 0 ? ZERO : hashOf(P.spends, (h) => { for (const s of spends) writeSaplingSpendV4(h, s); }));
-    w.bytes(saplingOutputs.length === 0 ? ZERO : hashOf(P.outputsSapling, (h) => { for (const o of saplingOutputs) writeSaplingOutputV4(h, o); }));
+    w.bytes(
+      spends.length === 0
+        ? ZERO
+        : hashOf(P.spends, (h) => {
+            for (const s of spends) writeSaplingSpendV4(h, s);
+          }),
+    );
+    w.bytes(
+      saplingOutputs.length === 0
+        ? ZERO
+        : hashOf(P.outputsSapling, (h) => {
+            for (const o of saplingOutputs) writeSaplingOutputV4(h, o);
+          }),
+    );
   }
   w.u32(tx.lockTime).u32(tx.expiryHeight ?? 0);
   if (tx.version === 4) w.i64(tx.sapling?.valueBalance ?? 0n);

@@ -5,8 +5,12 @@ import { bytesToHex, decodeTransaction, hexToBytes } from "../codec/index.js";
 import { shieldedSighashV5, transparentSighashV5, type SpentOutput } from "./sighash.js";
 
 const HASH_TYPES = {
-  sighash_all: 0x01, sighash_none: 0x02, sighash_single: 0x03,
-  sighash_all_anyone: 0x81, sighash_none_anyone: 0x82, sighash_single_anyone: 0x83,
+  sighash_all: 0x01,
+  sighash_none: 0x02,
+  sighash_single: 0x03,
+  sighash_all_anyone: 0x81,
+  sighash_none_anyone: 0x82,
+  sighash_single_anyone: 0x83,
 } as const;
 
 describe("ZIP-244 signature digests (zcash-test-vectors zip_0244.json)", () => {

@@ -2,8 +2,18 @@
 // and the transparent prevouts/sequence/outputs digests are the txid tree's own
 // (codec/txid.ts); what is added here is S.2, the part a transparent signature changes.
 import {
-  blake2b256, isCoinbase, outputsDigest, personalization, prevoutsDigest, sequenceDigest,
-  transparentDigest, transparentNode, ByteWriter, zip244Root, zip244SharedDigests, type Transaction,
+  blake2b256,
+  isCoinbase,
+  outputsDigest,
+  personalization,
+  prevoutsDigest,
+  sequenceDigest,
+  transparentDigest,
+  transparentNode,
+  ByteWriter,
+  zip244Root,
+  zip244SharedDigests,
+  type Transaction,
 } from "../codec/index.js";
 
 export const SIGHASH_ALL = 0x01;
@@ -50,8 +60,10 @@ export function sighashesV5(tx: Transaction, spent: readonly SpentOutput[]): (in
   const { branchId, header, sapling, orchard } = zip244SharedDigests(tx);
   const all = allInputs(tx, spent);
   return (index, hashType = SIGHASH_ALL) => {
-    if (!VALID_HASH_TYPES.has(hashType)) throw new RangeError(`hash type 0x${hashType.toString(16)} is not valid in a v5 transaction (use 0x01-0x03, optionally with 0x80)`);
-    if (!Number.isInteger(index) || index < 0 || index >= tx.vin.length) throw new RangeError(`input ${index} does not exist (the transaction has ${tx.vin.length})`);
+    if (!VALID_HASH_TYPES.has(hashType))
+      throw new RangeError(`hash type 0x${hashType.toString(16)} is not valid in a v5 transaction (use 0x01-0x03, optionally with 0x80)`);
+    if (!Number.isInteger(index) || index < 0 || index >= tx.vin.length)
+      throw new RangeError(`input ${index} does not exist (the transaction has ${tx.vin.length})`);
     if ((hashType & 0x1f) === SIGHASH_SINGLE && index >= tx.vout.length) {
       throw new RangeError(`SIGHASH_SINGLE on input ${index} needs an output at the same index (the transaction has ${tx.vout.length})`);
     }
@@ -67,14 +79,18 @@ function allInputs(tx: Transaction, spent: readonly SpentOutput[]) {
   const scripts = scriptsDigest(spent);
   const sequence = sequenceDigest(tx.vin);
   const outputs = outputsDigest(tx.vout);
-  const none = { prevouts: prevoutsDigest([]), amounts: amountsDigest([]), scripts: scriptsDigest([]), sequence: sequenceDigest([]), outputs: outputsDigest([]) };
+  const none = {
+    prevouts: prevoutsDigest([]),
+    amounts: amountsDigest([]),
+    scripts: scriptsDigest([]),
+    sequence: sequenceDigest([]),
+    outputs: outputsDigest([]),
+  };
   return {
     sigDigest(hashType: number, index: number | undefined): Uint8Array {
       const anyoneCanPay = (hashType & SIGHASH_ANYONECANPAY) !== 0;
       const base = hashType & 0x1f;
-      const signedOutputs = base === SIGHASH_NONE ? none.outputs
-        : base === SIGHASH_SINGLE && index !== undefined ? outputsDigest([tx.vout[index]!])
-        : outputs;
+      const signedOutputs = base === SIGHASH_NONE ? none.outputs : base === SIGHASH_SINGLE && index !== undefined ? outputsDigest([tx.vout[index]!]) : outputs;
       return transparentNode([
         Uint8Array.of(hashType),
         anyoneCanPay ? none.prevouts : prevouts,

@@ -2,7 +2,15 @@ import { describe, expect, test } from "@jest/globals";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import fc from "fast-check";
 import {
-  addressFromScript, BRANCH_IDS, bytesEqual, bytesToHex, decodeTransaction, displayHex, encodeTransaction, regtest, zip244Txid,
+  addressFromScript,
+  BRANCH_IDS,
+  bytesEqual,
+  bytesToHex,
+  decodeTransaction,
+  displayHex,
+  encodeTransaction,
+  regtest,
+  zip244Txid,
   type Transaction,
 } from "../codec/index.js";
 import { walletKey } from "./keys.js";
@@ -37,7 +45,10 @@ function parseScriptSig(scriptSig: Uint8Array): { der: Uint8Array; hashType: num
 }
 
 function checkSignatures(tx: Transaction, spent: Utxo[]): void {
-  const sighash = sighashesV5(tx, spent.map((u) => ({ value: u.value, scriptPubKey: u.scriptPubKey })));
+  const sighash = sighashesV5(
+    tx,
+    spent.map((u) => ({ value: u.value, scriptPubKey: u.scriptPubKey })),
+  );
   tx.vin.forEach((input, i) => {
     const { der, hashType, publicKey } = parseScriptSig(input.scriptSig);
     expect(hashType).toBe(0x01);
@@ -48,7 +59,11 @@ function checkSignatures(tx: Transaction, spent: Utxo[]): void {
 }
 
 const request = (values: bigint[], payments: { address: string; value: bigint }[]) => ({
-  utxos: utxos(values), key, outputs: payments, branchId: BRANCH_IDS.nu6_1, expiryHeight: 1_000,
+  utxos: utxos(values),
+  key,
+  outputs: payments,
+  branchId: BRANCH_IDS.nu6_1,
+  expiryHeight: 1_000,
 });
 
 describe("buildTransparentSpend", () => {
@@ -63,7 +78,8 @@ describe("buildTransparentSpend", () => {
     expect(tx.lockTime).toBe(0);
     expect(tx.vin.map((i) => [displayHex(i.prevoutTxid), i.prevoutIndex, i.sequence])).toEqual([[utxos([1n])[0]!.txid, 0, 0xffffffff]]);
     expect(tx.vout.map((o) => [addressFromScript(o.scriptPubKey, regtest), o.value])).toEqual([
-      [alice.address, 250_000n], [key.address, 1_000_000n - 250_000n - spend.fee],
+      [alice.address, 250_000n],
+      [key.address, 1_000_000n - 250_000n - spend.fee],
     ]);
     expect(spend.change).toBe(1_000_000n - 250_000n - spend.fee);
     checkSignatures(tx, utxos([1_000_000n]));
@@ -72,7 +88,13 @@ describe("buildTransparentSpend", () => {
   test("the fee is ZIP 317's conventional fee and exactly what the inputs leave over", () => {
     const cases: [bigint[], { address: string; value: bigint }[]][] = [
       [[1_000_000n], [{ address: alice.address, value: 250_000n }]],
-      [[400_000n, 300_000n, 200_000n], [{ address: alice.address, value: 100_000n }, { address: bob.address, value: 200_000n }]],
+      [
+        [400_000n, 300_000n, 200_000n],
+        [
+          { address: alice.address, value: 100_000n },
+          { address: bob.address, value: 200_000n },
+        ],
+      ],
       [[50_000n], []],
       [Array.from({ length: 7 }, () => 20_000n), Array.from({ length: 5 }, () => ({ address: bob.address, value: 1_000n }))],
     ];
@@ -122,7 +144,9 @@ describe("buildTransparentSpend", () => {
   });
 
   test("bad requests are refused with what to change", () => {
-    expect(() => buildTransparentSpend(request([5_000n], [{ address: alice.address, value: 4_000n }]))).toThrow(/hold 5000 zat; the outputs need 4000 zat plus a fee of 10000 zat/);
+    expect(() => buildTransparentSpend(request([5_000n], [{ address: alice.address, value: 4_000n }]))).toThrow(
+      /hold 5000 zat; the outputs need 4000 zat plus a fee of 10000 zat/,
+    );
     expect(() => buildTransparentSpend(request([], [{ address: alice.address, value: 1_000n }]))).toThrow(/at least one UTXO/);
     expect(() => buildTransparentSpend(request([100_000n], [{ address: alice.address, value: 10n }]))).toThrow(/below the 54 zat a node relays/);
     expect(() => buildTransparentSpend(request([100_000n], [{ address: "t1notanaddress", value: 1_000n }]))).toThrow(/invalid transparent address/);
@@ -131,7 +155,9 @@ describe("buildTransparentSpend", () => {
     const twice = { ...request([100_000n], []), utxos: [utxos([100_000n])[0]!, utxos([100_000n])[0]!] };
     expect(() => buildTransparentSpend(twice)).toThrow(/listed twice/);
     expect(() => buildTransparentSpend({ ...request([100_000n], []), expiryHeight: 500_000_000 })).toThrow(/expiryHeight/);
-    expect(() => buildTransparentSpend({ ...request([100_000n], []), branchId: BRANCH_IDS.canopy })).toThrow(/e9ff75a6 is Canopy, where v5 transactions are invalid/);
+    expect(() => buildTransparentSpend({ ...request([100_000n], []), branchId: BRANCH_IDS.canopy })).toThrow(
+      /e9ff75a6 is Canopy, where v5 transactions are invalid/,
+    );
   });
 
   test("any funds and payments: a valid transaction paying at least the conventional fee, exactly it when there is change, or a refusal naming the shortfall", () => {
@@ -139,26 +165,29 @@ describe("buildTransparentSpend", () => {
       values: fc.array(fc.bigInt({ min: 1n, max: 50_000_000n }), { minLength: 1, maxLength: 6 }),
       payments: fc.array(fc.record({ to: fc.constantFrom(alice.address, bob.address), value: fc.bigInt({ min: 54n, max: 20_000_000n }) }), { maxLength: 4 }),
     });
-    fc.assert(fc.property(arb, ({ values, payments }) => {
-      const outputs = payments.map((p) => ({ address: p.to, value: p.value }));
-      const have = values.reduce((a, b) => a + b, 0n);
-      const pay = outputs.reduce((a, o) => a + o.value, 0n);
-      let spend;
-      try {
-        spend = buildTransparentSpend(request(values, outputs));
-      } catch (e) {
-        expect((e as Error).message).toMatch(new RegExp(`hold ${have} zat; the outputs need ${pay} zat plus a fee of \\d+ zat`));
-        return;
-      }
-      const tx = decodeTransaction(spend.raw);
-      expect(bytesEqual(encodeTransaction(tx), spend.raw)).toBe(true);
-      expect(spend.fee).toBe(have - tx.vout.reduce((a, o) => a + o.value, 0n));
-      expect(spend.fee).toBeGreaterThanOrEqual(zip317Fee(spend.raw));
-      if (tx.vout.length > outputs.length) {
-        expect(spend.fee).toBe(zip317Fee(spend.raw));
-        expect(spend.change).toBeGreaterThanOrEqual(54n);
-      }
-      checkSignatures(tx, utxos(values));
-    }), { seed: 244, numRuns: 60 });
+    fc.assert(
+      fc.property(arb, ({ values, payments }) => {
+        const outputs = payments.map((p) => ({ address: p.to, value: p.value }));
+        const have = values.reduce((a, b) => a + b, 0n);
+        const pay = outputs.reduce((a, o) => a + o.value, 0n);
+        let spend;
+        try {
+          spend = buildTransparentSpend(request(values, outputs));
+        } catch (e) {
+          expect((e as Error).message).toMatch(new RegExp(`hold ${have} zat; the outputs need ${pay} zat plus a fee of \\d+ zat`));
+          return;
+        }
+        const tx = decodeTransaction(spend.raw);
+        expect(bytesEqual(encodeTransaction(tx), spend.raw)).toBe(true);
+        expect(spend.fee).toBe(have - tx.vout.reduce((a, o) => a + o.value, 0n));
+        expect(spend.fee).toBeGreaterThanOrEqual(zip317Fee(spend.raw));
+        if (tx.vout.length > outputs.length) {
+          expect(spend.fee).toBe(zip317Fee(spend.raw));
+          expect(spend.change).toBeGreaterThanOrEqual(54n);
+        }
+        checkSignatures(tx, utxos(values));
+      }),
+      { seed: 244, numRuns: 60 },
+    );
   });
 });

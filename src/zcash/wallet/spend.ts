@@ -2,8 +2,20 @@
 // paying the ZIP 317 conventional fee, with change back to the key (or a given address).
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import {
-  BRANCH_IDS, branchIdHex, bytesEqual, computeTxid, displayHex, encodeTransaction, NU5_VERSION_GROUP_ID, scriptFromAddress,
-  UPGRADE_NAMES, wireFromDisplay, type Transaction, type TxIn, type TxOut, type Upgrade,
+  BRANCH_IDS,
+  branchIdHex,
+  bytesEqual,
+  computeTxid,
+  displayHex,
+  encodeTransaction,
+  NU5_VERSION_GROUP_ID,
+  scriptFromAddress,
+  UPGRADE_NAMES,
+  wireFromDisplay,
+  type Transaction,
+  type TxIn,
+  type TxOut,
+  type Upgrade,
 } from "../codec/index.js";
 import { conventionalFee, dustThreshold } from "./fee.js";
 import type { WalletKey } from "./keys.js";
@@ -67,11 +79,22 @@ export function buildTransparentSpend(request: SpendRequest): BuiltSpend {
     if (out.value < dust) throw new RangeError(`output ${i} pays ${out.value} zat to ${outputs[i]!.address}, below the ${dust} zat a node relays`);
   }
   const changeScript = request.changeAddress === undefined ? key.scriptPubKey : scriptFromAddress(request.changeAddress, key.network);
-  const vin: TxIn[] = utxos.map((u) => ({ prevoutTxid: wireFromDisplay(u.txid), prevoutIndex: u.index, scriptSig: new Uint8Array(0), sequence: FINAL_SEQUENCE }));
+  const vin: TxIn[] = utxos.map((u) => ({
+    prevoutTxid: wireFromDisplay(u.txid),
+    prevoutIndex: u.index,
+    scriptSig: new Uint8Array(0),
+    sequence: FINAL_SEQUENCE,
+  }));
   const spent: SpentOutput[] = utxos.map((u) => ({ value: u.value, scriptPubKey: u.scriptPubKey }));
   const unsigned = (vout: TxOut[]): Transaction => ({
-    overwintered: true, version: 5, versionGroupId: NU5_VERSION_GROUP_ID, consensusBranchId: branchId >>> 0,
-    lockTime: 0, expiryHeight, vin: vin.map((i) => ({ ...i })), vout,
+    overwintered: true,
+    version: 5,
+    versionGroupId: NU5_VERSION_GROUP_ID,
+    consensusBranchId: branchId >>> 0,
+    lockTime: 0,
+    expiryHeight,
+    vin: vin.map((i) => ({ ...i })),
+    vout,
   });
   const sign = (tx: Transaction) => signInputs(tx, spent, key);
 
@@ -94,8 +117,11 @@ export function buildTransparentSpend(request: SpendRequest): BuiltSpend {
  * transaction calls for until the two agree. Undefined when change would be dust.
  */
 function settleChange(
-  available: bigint, payTo: TxOut[], changeScript: Uint8Array,
-  unsigned: (vout: TxOut[]) => Transaction, sign: (tx: Transaction) => Transaction,
+  available: bigint,
+  payTo: TxOut[],
+  changeScript: Uint8Array,
+  unsigned: (vout: TxOut[]) => Transaction,
+  sign: (tx: Transaction) => Transaction,
 ): { tx: Transaction; fee: bigint; change: bigint } | undefined {
   const withChange = (change: bigint) => [...payTo, { value: change, scriptPubKey: changeScript }];
   const estimate = unsigned(withChange(0n));
@@ -137,10 +163,13 @@ function signInputs(tx: Transaction, spent: readonly SpentOutput[], key: WalletK
 
 function checkRequest({ utxos, key, outputs, branchId, expiryHeight }: SpendRequest): void {
   if (utxos.length === 0) throw new RangeError("nothing to spend: pass at least one UTXO (see matureUtxos)");
-  if (!Number.isInteger(branchId) || branchId < 0 || branchId > 0xffffffff) throw new RangeError(`branchId must be a 32-bit consensus branch id, got ${branchId}`);
+  if (!Number.isInteger(branchId) || branchId < 0 || branchId > 0xffffffff)
+    throw new RangeError(`branchId must be a 32-bit consensus branch id, got ${branchId}`);
   const before = PRE_V5_UPGRADES.find((u) => BRANCH_IDS[u] === branchId);
   if (branchId === 0 || before) {
-    throw new RangeError(`branch id ${branchIdHex(branchId)} is ${before ? UPGRADE_NAMES[before] : "Sprout"}, where v5 transactions are invalid: the chain needs NU5 active at the next block (on a Zebra regtest, set NU5 and later under [network.testnet_parameters.activation_heights])`);
+    throw new RangeError(
+      `branch id ${branchIdHex(branchId)} is ${before ? UPGRADE_NAMES[before] : "Sprout"}, where v5 transactions are invalid: the chain needs NU5 active at the next block (on a Zebra regtest, set NU5 and later under [network.testnet_parameters.activation_heights])`,
+    );
   }
   if (!Number.isInteger(expiryHeight) || expiryHeight < 0 || expiryHeight > MAX_EXPIRY_HEIGHT) {
     throw new RangeError(`expiryHeight must be an integer from 0 to ${MAX_EXPIRY_HEIGHT}, got ${expiryHeight}`);
@@ -153,7 +182,8 @@ function checkRequest({ utxos, key, outputs, branchId, expiryHeight }: SpendRequ
     if (!/^[0-9a-fA-F]{64}$/.test(u.txid)) throw new RangeError(`UTXO txid ${JSON.stringify(u.txid)} is not 64 hex digits`);
     if (!Number.isInteger(u.index) || u.index < 0 || u.index > 0xffffffff) throw new RangeError(`UTXO ${outpoint}: index must be a 32-bit output index`);
     if (u.value <= 0n) throw new RangeError(`UTXO ${outpoint} has value ${u.value}; it must be positive`);
-    if (!bytesEqual(u.scriptPubKey, key.scriptPubKey)) throw new RangeError(`UTXO ${outpoint} is not paid to ${key.address} (the key labelled ${JSON.stringify(key.label)}), so it cannot sign for it`);
+    if (!bytesEqual(u.scriptPubKey, key.scriptPubKey))
+      throw new RangeError(`UTXO ${outpoint} is not paid to ${key.address} (the key labelled ${JSON.stringify(key.label)}), so it cannot sign for it`);
   }
   for (const [i, o] of outputs.entries()) {
     if (o.value <= 0n) throw new RangeError(`output ${i} to ${o.address} has value ${o.value}; it must be positive`);

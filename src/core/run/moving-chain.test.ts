@@ -1,0 +1,134 @@
+import { describe, expect, test } from "@jest/globals";
+import type { Build } from "../targets/config.js";
+import type { CaseResult, ClassifiedDivergence } from "../results/result.js";
+import { lagFigures, onMovingChain, type ChainTip, type LagSamples, type MotionOptions } from "./moving-chain.js";
+
+const build = { name: "indexer" } as Build;
+const tipAt = (height: number): ChainTip => ({ height, hash: `h${height}` });
+const diverging: ClassifiedDivergence = {
+  kind: "value",
+  path: "height",
+  left: "oracle",
+  right: "indexer",
+  detail: "",
+  caseId: "GetLatestBlock/tip",
+  method: "GetLatestBlock",
+  transport: "grpc",
+  build: "indexer",
+  quirk: null,
+};
+const result = (divergences: ClassifiedDivergence[]): CaseResult => ({
+  caseId: "GetLatestBlock/tip",
+  method: "GetLatestBlock",
+  transport: "grpc",
+  expect: "oracle",
+  tags: [],
+  source: "f:1",
+  answers: [],
+  divergences,
+  volatile: [],
+  excluded: [],
+  unordered: false,
+  patches: [],
+});
+
+/** A node whose tip is `node.height`, and an indexer that serves what it has ingested. */
+function chain(start: number) {
+  const state = { node: start, indexer: start, nodeReads: 0 };
+  const options = (extra: Partial<MotionOptions> = {}): MotionOptions => ({
+    tips: {
+      node: async () => {
+        state.nodeReads++;
+        return tipAt(state.node);
+      },
+      build: async () => tipAt(state.indexer),
+    },
+    startTip: tipAt(start),
+    settleMs: 2_000,
+    retries: 2,
+    pollMs: 5,
+    ...extra,
+  });
+  // The case compares the indexer's tip with the node's: equal, or a divergence.
+  const attempt = async () => result(state.indexer === state.node ? [] : [diverging]);
+  return { state, options, attempt };
+}
+
+describe("a run on a chain that moves", () => {
+  test("on a chain that holds still, a diverging case is judged as it is, and only one tip is read", async () => {
+    const c = chain(300);
+    c.state.indexer = 299; // a real divergence: the indexer serves an older tip while nothing moves
+    const lag: LagSamples = new Map();
+    const r = await onMovingChain(c.attempt, [build], c.options(), lag);
+    expect(r?.divergences).toHaveLength(1);
+    expect(r?.reasked).toBeUndefined();
+    expect(c.state.nodeReads).toBe(1);
+    expect(lag.size).toBe(0);
+  });
+
+  test("a case that diverged because a block arrived is asked again once the build serves it, and says so", async () => {
+    const c = chain(300);
+    c.state.node = 301; // the node accepted a block; the indexer will ingest it a little later
+    setTimeout(() => {
+      c.state.indexer = 301;
+    }, 60);
+    const lag: LagSamples = new Map();
+    const r = await onMovingChain(c.attempt, [build], c.options(), lag);
+    expect(r?.divergences).toEqual([]);
+    expect(r?.reasked).toEqual({ because: expect.stringContaining("from height 300 to 301"), attempts: 2, firstDivergences: 1, stillMoving: false });
+    expect(lag.get("indexer")).toHaveLength(1);
+    expect(lag.get("indexer")![0]).toBeGreaterThanOrEqual(40);
+  });
+
+  test("a build that never catches up keeps its divergence: the attempt the chain held still through stands", async () => {
+    const c = chain(300);
+    c.state.node = 301;
+    const r = await onMovingChain(c.attempt, [build], c.options({ settleMs: 30 }), new Map());
+    expect(r?.divergences).toHaveLength(1);
+    expect(r?.reasked).toMatchObject({ attempts: 2, stillMoving: false });
+  });
+
+  test("a chain that keeps moving is asked at most retries more times, and the result says it was still moving", async () => {
+    const c = chain(300);
+    c.state.node = 301;
+    const moving = c.options({ settleMs: 10 });
+    const read = moving.tips.node;
+    moving.tips.node = async () => {
+      c.state.node++;
+      return read();
+    };
+    const r = await onMovingChain(c.attempt, [build], moving, new Map());
+    expect(r?.reasked).toMatchObject({ attempts: 3, stillMoving: true });
+  });
+
+  test("no case is asked again once the run was interrupted", async () => {
+    const c = chain(300);
+    c.state.node = 301;
+    const stop = new AbortController();
+    stop.abort();
+    let asked = 0;
+    const r = await onMovingChain(
+      async () => {
+        asked++;
+        return c.attempt();
+      },
+      [build],
+      c.options(),
+      new Map(),
+      stop.signal,
+    );
+    expect(asked).toBe(1);
+    expect(r?.reasked?.attempts).toBe(1);
+  });
+
+  test("lag figures: samples, median and worst", () => {
+    expect(
+      lagFigures(
+        new Map([
+          ["a", [30, 10, 20]],
+          ["b", [5]],
+        ]),
+      ),
+    ).toEqual({ a: { samples: 3, p50Ms: 20, maxMs: 30 }, b: { samples: 1, p50Ms: 5, maxMs: 5 } });
+  });
+});

@@ -1,0 +1,28 @@
+import { afterAll, describe, expect, test } from "@jest/globals";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { INPUT_LIMITS } from "../io/input-limits.js";
+import { sparseFile, tooLarge } from "../io/oversized.test-helper.js";
+import { authorizationFor, basicHeader, COOKIE_USER, tryReadCookieToken } from "./auth.js";
+
+describe("cookie files", () => {
+  const dir = mkdtempSync(join(tmpdir(), "zconform-auth-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("a cookie's token becomes Basic auth as the cookie user", async () => {
+    const cookieFile = join(dir, ".cookie");
+    writeFileSync(cookieFile, "__cookie__:s3cret\n");
+    expect(await authorizationFor({ kind: "cookie", cookieFile })).toBe(basicHeader(COOKIE_USER, "s3cret"));
+    expect(tryReadCookieToken(cookieFile)).toBe("s3cret");
+  });
+
+  test("a cookie file over the size limit is refused naming the file and the limit, before it is read", async () => {
+    const cookieFile = sparseFile(join(dir, "huge.cookie"));
+    await expect(authorizationFor({ kind: "cookie", cookieFile })).rejects.toThrow(
+      `cannot read cookie file ${cookieFile}: ${tooLarge("the cookie file", INPUT_LIMITS.cookieFileBytes)}`,
+    );
+    // Secret collection is best effort: no token to mask, since none can be sent either.
+    expect(tryReadCookieToken(cookieFile)).toBeUndefined();
+  });
+});
