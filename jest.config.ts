@@ -7,5 +7,6 @@ const config: Config = {
   transform: { "^.+\\.ts$": ["ts-jest", { useESM: true, tsconfig: "tsconfig.json" }] },
   testMatch: ["<rootDir>/src/**/*.test.ts", "<rootDir>/test/**/*.test.ts"],
   testTimeout: 60000,
+  reporters: ["default", "<rootDir>/test/tools/skip-reporter.js"],
 };
 export default config;

@@ -3,7 +3,7 @@
 // blocks (lightwalletd's own parser) checked against zconform's decoder and oracle.
 // Without the lightwalletd binary the suite is skipped locally and fails under CI=true.
 
-import { beforeAll, describe, expect, test } from "@jest/globals";
+import { beforeAll, describe, expect } from "@jest/globals";
 import { create, fromBinary } from "@bufbuild/protobuf";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -17,15 +17,20 @@ import { darksideChainSources, type DarksideChain } from "../src/zcash/real/dark
 import { lightwalletdBinary, startDarkside } from "../src/zcash/real/darkside-process.js";
 import { runDarkside, type DarksideChainReport } from "../src/zcash/real/darkside-run.js";
 import { stageChain } from "../src/zcash/real/darkside.js";
+import { testIf } from "./tools/skips.js";
 
 const binary = lightwalletdBinary();
 const haveBinary = existsSync(binary);
 if (!haveBinary && process.env.CI === "true") {
   throw new Error(`lightwalletd not found at ${binary}: the darkside suite cannot run (install it, or set ZCONFORM_LIGHTWALLETD)`);
 }
-if (!haveBinary) console.warn(`darkside suite skipped: lightwalletd not found at ${binary} (set ZCONFORM_LIGHTWALLETD)`);
 const ready = haveBinary && haveChainData;
-const darksideTest = ready ? test : test.skip;
+const darksideTest = testIf(
+  ready,
+  haveBinary
+    ? `need the chain data at ${CHAIN_DATA}`
+    : `need lightwalletd at ${binary} (npm run real:install -- --only lightwalletd, or set ZCONFORM_LIGHTWALLETD)`,
+);
 
 const ledger = loadLedger(join(import.meta.dirname, "..", "cases", "quirks.yaml"));
 

@@ -3,14 +3,14 @@
 // absence fails loudly; zainod and zebrad take tens of minutes of cargo build, longer than
 // CI waits, so CI skips them and says why.
 
-import { test } from "@jest/globals";
 import { binaryPath, isInstalled, loadPins, pinsOf, type Pin } from "../../src/zcash/real/pins.js";
+import { type DeclareTest, testIf } from "./skips.js";
 
 export interface RealGate {
   pin: Pin;
   installed: boolean;
-  /** `test`, or `test.skip` when the server is not installed. */
-  realTest: typeof test | typeof test.skip;
+  /** `test`, or a recorded skip when the server is not installed. */
+  realTest: DeclareTest;
 }
 
 export function realGate(name: "lightwalletd" | "zainod" | "zebrad"): RealGate {
@@ -20,9 +20,6 @@ export function realGate(name: "lightwalletd" | "zainod" | "zebrad"): RealGate {
   if (!installed && name === "lightwalletd" && process.env.CI === "true") {
     throw new Error(`real lightwalletd ${pin.version} is not installed at ${binaryPath(pin)}: CI installs it with ${install}`);
   }
-  if (!installed) {
-    const slow = name === "lightwalletd" ? "" : "; its cargo build takes over an hour, longer than CI waits, so CI skips this suite too";
-    console.warn(`skipped: real ${name} ${pin.version} is not installed at ${binaryPath(pin)} (${install}${slow})`);
-  }
-  return { pin, installed, realTest: installed ? test : test.skip };
+  // zainod and zebrad take over an hour of cargo build, longer than CI waits: CI skips them.
+  return { pin, installed, realTest: testIf(installed, `need real ${name} ${pin.version} (${install})`) };
 }

@@ -4,7 +4,7 @@
 // a reproduce command. Without Chromium the test is skipped locally, with a message, and
 // fails under CI=true (where .ci/run installs it).
 
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import { reportContext } from "./context.js";
 import { fixtureRun } from "../../../test/tools/fixture-run.js";
 import { htmlReporter } from "./html.js";
 import { pageData } from "./html-page-data.test-helper.js";
+import { describeIf } from "../../../test/tools/skips.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const CHROMIUM_ARGS = [
@@ -33,11 +34,9 @@ if (!available && inCi) {
   test("Chromium is installed for the HTML report test", () => {
     throw new Error(`${CHROMIUM} not found: CI must install Debian's chromium (apt-get install chromium), as .ci/run does`);
   });
-} else if (!available) {
-  console.warn(`${CHROMIUM} not found: the HTML report browser test is skipped (apt-get install chromium to run it; it fails under CI=true)`);
 }
 
-(available ? describe : describe.skip)("HTML report in headless Chromium", () => {
+describeIf(available, `need chromium at ${CHROMIUM} (apt-get install chromium; CI=true fails without it)`)("HTML report in headless Chromium", () => {
   let dir: string;
   let context: BrowserContext;
   let page: Page;

@@ -13,16 +13,13 @@ import { haveOpenssl, selfSignedCert } from "./self-signed.test-helper.js";
 import { closedPort, endWithStatus, rawFrame, respondGrpc, startRawServer, type TestServer } from "./test-servers.test-helper.js";
 import { INPUT_LIMITS } from "../io/input-limits.js";
 import { sparseFile, tooLarge } from "../io/oversized.test-helper.js";
+import { describeIf } from "../../../test/tools/skips.js";
 
 const M = CompactTxStreamer.method;
 const answer = toBinary(BlockIDSchema, create(BlockIDSchema, { height: 9n, hash: new Uint8Array([1, 2]) }));
 
 const openssl = haveOpenssl();
-if (!openssl) {
-  // eslint-disable-next-line no-console
-  console.warn("tls.test.ts: the openssl CLI is not installed; TLS tests are skipped");
-}
-const maybe = openssl ? describe : describe.skip;
+const maybe = describeIf(openssl, "need the openssl command (apt-get install openssl)");
 
 maybe("TLS with a throwaway self-signed certificate", () => {
   let dir: string;

@@ -4,10 +4,11 @@
 // darkside-reorg-branch.test.ts), and what is expected of lightwalletd is derived from
 // them. Without the lightwalletd binary the suite is skipped locally and fails under CI=true.
 
-import { beforeAll, describe, expect, test } from "@jest/globals";
+import { beforeAll, describe, expect } from "@jest/globals";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { CHAIN_DATA, haveChainData } from "../../../test/chain-data.js";
+import { testIf } from "../../../test/tools/skips.js";
 import { loadLedger } from "../../core/ledger/quirk.js";
 import { decodeBlock, displayHex } from "../codec/index.js";
 import { darksideChainSources, type DarksideChain } from "./darkside-chains.js";
@@ -20,9 +21,13 @@ const haveBinary = existsSync(binary);
 if (!haveBinary && process.env.CI === "true") {
   throw new Error(`lightwalletd not found at ${binary}: the darkside reorganization suite cannot run (install it, or set ZCONFORM_LIGHTWALLETD)`);
 }
-if (!haveBinary) console.warn(`darkside reorganization suite skipped: lightwalletd not found at ${binary} (set ZCONFORM_LIGHTWALLETD)`);
 const ready = haveBinary && haveChainData;
-const reorgTest = ready ? test : test.skip;
+const reorgTest = testIf(
+  ready,
+  haveBinary
+    ? `need the chain data at ${CHAIN_DATA}`
+    : `need lightwalletd at ${binary} (npm run real:install -- --only lightwalletd, or set ZCONFORM_LIGHTWALLETD)`,
+);
 
 const ledger = loadLedger(join(import.meta.dirname, "..", "..", "..", "cases", "quirks.yaml"));
 
