@@ -2,12 +2,23 @@
 // GetBlockRange streams from the same servers and does nothing else — node:http2
 // directly, gRPC framing only (the 5-byte length prefixes are walked to count
 // messages; no message is copied, decoded or compared). What the sweep does beyond this
-// is the differ's overhead. The session uses the client's own HTTP/2 flow-control windows
-// (src/core/targets/grpc-session.ts), so both read under the same limits.
+// is what zconform's client and differ cost. The flow-control windows are a parameter:
+// TUNED_WINDOWS are what a client tuned for bulk streams sets, so the ceiling is not
+// lowered to zconform's own choice; OWN_WINDOWS are the client's
+// (src/core/targets/grpc-session.ts), for the second row.
 import { create, toBinary } from "@bufbuild/protobuf";
 import http2 from "node:http2";
 import { SESSION_WINDOW_BYTES, STREAM_WINDOW_BYTES } from "../src/core/targets/grpc-session.js";
 import { BlockIDSchema, BlockRangeSchema, type PoolType } from "../src/zcash/gen/walletrpc/service_pb.js";
+
+export interface Windows {
+  stream: number;
+  session: number;
+}
+
+/** What a client tuned for bulk streams sets: 2 MiB per stream, 16 MiB per connection at least. */
+export const TUNED_WINDOWS: Windows = { stream: 2 * 1024 * 1024, session: 16 * 1024 * 1024 };
+export const OWN_WINDOWS: Windows = { stream: STREAM_WINDOW_BYTES, session: SESSION_WINDOW_BYTES };
 
 export interface Drained {
   blocks: number;
@@ -76,14 +87,14 @@ function drainOne(session: http2.ClientHttp2Session, from: number, to: number, p
 }
 
 /** Drains [from, to] from `url` in chunks of `chunk` blocks, one call after the other. */
-export async function drain(url: string, from: number, to: number, chunk: number, poolTypes: readonly PoolType[] = []): Promise<Drained> {
-  const session = http2.connect(url, { settings: { enablePush: false, initialWindowSize: STREAM_WINDOW_BYTES }, maxSessionMemory: 64 });
+export async function drain(url: string, from: number, to: number, chunk: number, poolTypes: readonly PoolType[], windows: Windows): Promise<Drained> {
+  const session = http2.connect(url, { settings: { enablePush: false, initialWindowSize: windows.stream }, maxSessionMemory: 64 });
   session.on("error", () => undefined);
   await new Promise<void>((resolve, reject) => {
     session.once("connect", () => resolve());
     session.once("error", reject);
   });
-  session.setLocalWindowSize(SESSION_WINDOW_BYTES);
+  session.setLocalWindowSize(windows.session);
   const t0 = performance.now();
   let blocks = 0;
   let bytes = 0;

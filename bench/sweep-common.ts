@@ -1,9 +1,14 @@
 // What bench/sweep.ts and bench/sweep-paths.ts share: one timed pass (wall time, this
-// process's CPU time, per-source totals) and the arithmetic over passes.
+// process's CPU time, per-source totals) of the bare drain, of zconform's client reading
+// alone, of the client feeding the lockstep, and of the whole sweep; and the arithmetic
+// over passes.
 import { PoolType } from "../src/zcash/gen/walletrpc/service_pb.js";
 import { runSweep, type SweepOptions, type SweepResult } from "../src/modes/sweep/sweep.js";
 import { grpcTarget } from "../src/core/targets/grpc.js";
-import { drain } from "./drain.js";
+import { Lockstep } from "../src/modes/sweep/lockstep.js";
+import { streamChunk } from "../src/modes/sweep/stream.js";
+import { DEFAULT_WINDOW } from "../src/modes/sweep/sweep.js";
+import { drain, type Windows } from "./drain.js";
 
 export const CHUNK = 100_000;
 
@@ -30,10 +35,46 @@ async function timed(run: () => Promise<Omit<Pass, "wallMs" | "cpuMs">>): Promis
 }
 
 /** bench/drain.ts on every build at once. */
-export function drainPass(urls: Record<string, string>, from: number, to: number, pools: readonly PoolType[]): Promise<Pass> {
+export function drainPass(urls: Record<string, string>, from: number, to: number, pools: readonly PoolType[], windows: Windows): Promise<Pass> {
   return timed(async () => ({
-    perSource: await Promise.all(Object.entries(urls).map(async ([name, url]) => ({ name, ...(await drain(url, from, to, CHUNK, pools)) }))),
+    perSource: await Promise.all(Object.entries(urls).map(async ([name, url]) => ({ name, ...(await drain(url, from, to, CHUNK, pools, windows)) }))),
   }));
+}
+
+/**
+ * The sweep's own reading without its comparison: every build's chunks through zconform's
+ * gRPC client (stream.ts), the blocks handed to nothing, or to a Lockstep whose positions
+ * are handed to nothing. Against the drain and the sweep, these split a block's time into
+ * the client's read, the lockstep's bookkeeping and the comparison.
+ */
+export function readPass(urls: Record<string, string>, from: number, to: number, pools: readonly PoolType[], into: "nothing" | "lockstep"): Promise<Pass> {
+  const builds = Object.entries(urls).map(([name, url]) => ({ name, target: grpcTarget({ url }) }));
+  return timed(async () => {
+    const perSource = builds.map((b) => ({ name: b.name, blocks: 0, bytes: 0, ms: 0 }));
+    try {
+      for (let h = from; h <= to; h += CHUNK) {
+        const end = Math.min(to, h + CHUNK - 1);
+        const lock = into === "lockstep" ? new Lockstep(builds.length, DEFAULT_WINDOW, end - h + 1, () => undefined) : undefined;
+        const outcomes = await Promise.all(
+          builds.map((b, j) =>
+            streamChunk(b.target, { from: h, to: end, poolTypes: pools, deadlineMs: 600_000, maxMessageBytes: 16 * 1024 * 1024 }, (bytes) =>
+              lock?.deliver(j, bytes),
+            ).finally(() => lock?.end(j)),
+          ),
+        );
+        await lock?.done();
+        outcomes.forEach((o, j) => {
+          if (o.code !== 0) throw new Error(`${builds[j]!.name}: ${o.message}`);
+          perSource[j]!.blocks += o.blocks;
+          perSource[j]!.bytes += o.bytes;
+          perSource[j]!.ms += o.ms;
+        });
+      }
+      return { perSource };
+    } finally {
+      await Promise.all(builds.map((b) => b.target.close()));
+    }
+  });
 }
 
 /** runSweep over every build at once (and the oracle, when given). */
@@ -54,12 +95,6 @@ export function sweepPass(
       await Promise.all(builds.map((b) => b.target.close()));
     }
   });
-}
-
-/** Blocks per second of one source in a pass, by its own time in calls. */
-export function rate(p: Pass, name: string): number {
-  const s = p.perSource.find((x) => x.name === name)!;
-  return s.blocks / (s.ms / 1000);
 }
 
 /** Heights per second of a whole pass, by wall time. */
