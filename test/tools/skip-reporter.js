@@ -38,7 +38,7 @@ export default class SkipReporter {
         add(reason, Math.min(n, left));
         left -= Math.min(n, left);
       }
-      add(entry?.whole ?? "skipped by the test itself", left);
+      add(entry?.whole ?? "skipped by their suites (cases not sent on this chain, platform)", left);
     }
     const total = [...counts.values()].reduce((a, b) => a + b, 0);
     const parts = [...counts].sort((a, b) => b[1] - a[1]).map(([reason, n]) => `${n} ${reason}`);

@@ -6,7 +6,7 @@
 import { appendFileSync } from "node:fs";
 import { describe, expect, test } from "@jest/globals";
 
-export type DeclareTest = (name: string, fn: () => void | Promise<unknown>, timeout?: number) => void;
+export type DeclareTest = (name: string, fn: Parameters<typeof test>[1], timeout?: number) => void;
 export type DeclareDescribe = (name: string, fn: () => void) => void;
 
 /** The file the reporter reads, set by it before any test file loads. */
