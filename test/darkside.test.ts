@@ -17,20 +17,11 @@ import { darksideChainSources, type DarksideChain } from "../src/zcash/real/dark
 import { lightwalletdBinary, startDarkside } from "../src/zcash/real/darkside-process.js";
 import { runDarkside, type DarksideChainReport } from "../src/zcash/real/darkside-run.js";
 import { stageChain } from "../src/zcash/real/darkside.js";
-import { testIf } from "./tools/skips.js";
+import { darksideGate } from "./tools/real-gate.js";
 
 const binary = lightwalletdBinary();
-const haveBinary = existsSync(binary);
-if (!haveBinary && process.env.CI === "true") {
-  throw new Error(`lightwalletd not found at ${binary}: the darkside suite cannot run (install it, or set ZCONFORM_LIGHTWALLETD)`);
-}
-const ready = haveBinary && haveChainData;
-const darksideTest = testIf(
-  ready,
-  haveBinary
-    ? `need the chain data at ${CHAIN_DATA}`
-    : `need lightwalletd at ${binary} (npm run real:install -- --only lightwalletd, or set ZCONFORM_LIGHTWALLETD)`,
-);
+const ready = existsSync(binary) && haveChainData;
+const darksideTest = darksideGate(binary);
 
 const ledger = loadLedger(join(import.meta.dirname, "..", "cases", "quirks.yaml"));
 

@@ -3,20 +3,17 @@
 
 import { describe, expect, test } from "@jest/globals";
 import { Ajv } from "ajv";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CHAIN_DATA, chainPath, haveChainData } from "../../test/chain-data.js";
-import { testIf } from "../../test/tools/skips.js";
+import { chainPath } from "../../test/chain-data.js";
+import { darksideGate } from "../../test/tools/real-gate.js";
 import { lightwalletdBinary } from "../zcash/real/darkside-process.js";
 import { darksideCommand, type DarksideReport } from "./darkside.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const binary = lightwalletdBinary();
-const withLightwalletd = testIf(
-  existsSync(binary) && haveChainData,
-  existsSync(binary) ? `need the chain data at ${CHAIN_DATA}` : `need lightwalletd at ${binary} (npm run real:install -- --only lightwalletd)`,
-);
+const withLightwalletd = darksideGate(binary);
 
 function capture() {
   const out: string[] = [];

@@ -10,7 +10,7 @@ export type DeclareTest = (name: string, fn: Parameters<typeof test>[1], timeout
 export type DeclareDescribe = (name: string, fn: () => void) => void;
 
 /** The file the reporter reads, set by it before any test file loads. */
-export const SKIP_LOG_ENV = "ZCONFORM_SKIP_LOG";
+const SKIP_LOG_ENV = "ZCONFORM_SKIP_LOG";
 
 /** Records why tests of this file are skipped; `scope` "file" covers every skipped test of it. */
 function record(reason: string, scope: "test" | "file"): void {

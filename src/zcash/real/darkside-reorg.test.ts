@@ -8,7 +8,7 @@ import { beforeAll, describe, expect } from "@jest/globals";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { CHAIN_DATA, haveChainData } from "../../../test/chain-data.js";
-import { testIf } from "../../../test/tools/skips.js";
+import { darksideGate } from "../../../test/tools/real-gate.js";
 import { loadLedger } from "../../core/ledger/quirk.js";
 import { decodeBlock, displayHex } from "../codec/index.js";
 import { darksideChainSources, type DarksideChain } from "./darkside-chains.js";
@@ -17,17 +17,8 @@ import { reorgBranch } from "./darkside-reorg-branch.js";
 import { REORG_DEADLINE_MS, runDarksideReorg, type DarksideReorgReport } from "./darkside-reorg.js";
 
 const binary = lightwalletdBinary();
-const haveBinary = existsSync(binary);
-if (!haveBinary && process.env.CI === "true") {
-  throw new Error(`lightwalletd not found at ${binary}: the darkside reorganization suite cannot run (install it, or set ZCONFORM_LIGHTWALLETD)`);
-}
-const ready = haveBinary && haveChainData;
-const reorgTest = testIf(
-  ready,
-  haveBinary
-    ? `need the chain data at ${CHAIN_DATA}`
-    : `need lightwalletd at ${binary} (npm run real:install -- --only lightwalletd, or set ZCONFORM_LIGHTWALLETD)`,
-);
+const ready = existsSync(binary) && haveChainData;
+const reorgTest = darksideGate(binary);
 
 const ledger = loadLedger(join(import.meta.dirname, "..", "..", "..", "cases", "quirks.yaml"));
 
