@@ -168,7 +168,7 @@ async function act(step: Step, env: ScenarioEnv, run: Run): Promise<{ record: Ac
       const tips: TipId[] = [];
       let last = performance.now();
       for (let i = 0; i < a.blocks; i++) {
-        if (i > 0 && a.everyMs > 0) await sleep(last + a.everyMs - performance.now());
+        if (i > 0 && a.everyMs > 0) await sleep(last + a.everyMs - performance.now(), env.signal);
         last = performance.now();
         const tip = await env.mover.mine();
         run.watch.record({ kind: "block", ...tip, at: performance.now() });
@@ -199,7 +199,7 @@ async function act(step: Step, env: ScenarioEnv, run: Run): Promise<{ record: Ac
       return { record: { kind: "reorg", depth: a.depth, include: a.include, forkPoint: r.forkPoint, orphaned: r.orphaned, tip: r.tip } };
     }
     case "wait":
-      await sleep(a.ms);
+      await sleep(a.ms, env.signal);
       return { record: { kind: "wait", ms: a.ms } };
     case "wait-tip": {
       const reached = await run.watch.atTip(a.deadlineMs);
@@ -311,6 +311,21 @@ async function runCheck(
   return { ...base, ...(got.result.skipped ? { skipped: got.result.skipped } : {}), builds: got.builds, result: got.result };
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, Math.max(0, ms)));
+/** A pause that an interruption ends (rejecting, so the action stops), leaving no timer behind. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error(interruptedBy(signal)));
+    const stop = () => {
+      clearTimeout(timer);
+      reject(new Error(interruptedBy(signal!)));
+    };
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener("abort", stop);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
+    signal?.addEventListener("abort", stop, { once: true });
+  });
 }

@@ -2,6 +2,7 @@
 // reference, reading the node at once, passes them.
 
 import { create } from "@bufbuild/protobuf";
+import { createHook } from "node:async_hooks";
 import { describe, expect, test } from "@jest/globals";
 import { loadChainProfile } from "../../core/corpus/chain-profile.js";
 import { loadCorpus } from "../../core/corpus/load.js";
@@ -69,6 +70,9 @@ describe("scenarios on the fixture network", () => {
         methods: lightwalletProtocol,
         corpus,
       });
+    // Every timer set during the run, to see which are still pending after it.
+    const timers: { _idleTimeout: number; _destroyed: boolean; hasRef(): boolean }[] = [];
+    const hook = createHook({ init: (_id, type, _trigger, t) => type === "Timeout" && timers.push(t as (typeof timers)[number]) }).enable();
     const controller = new AbortController();
     const started = performance.now();
     let stoppedAt = 0;
@@ -88,6 +92,9 @@ describe("scenarios on the fixture network", () => {
     expect(run.records.map((r) => [r.id, r.steps.length, r.error])).toEqual([["first", 1, "interrupted by SIGINT"]]);
     // The 60 s wait was cut: the scenario ended soon after the signal (generous for a loaded machine).
     expect(stoppedAt - started).toBeLessThan(30_000);
+    hook.disable();
+    // Nor does the wait's timer outlive the run (it would hold the process for a minute).
+    expect(timers.filter((t) => !t._destroyed && t._idleTimeout >= 30_000 && t.hasRef()).map((t) => t._idleTimeout)).toEqual([]);
     const doc = scenarioDocument({
       startedAt: new Date(),
       chain: "fixture",

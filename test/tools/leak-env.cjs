@@ -1,0 +1,51 @@
+// A jest environment that names what a test file leaves running: after each file, the
+// timers it set that are still pending (with where they were set) and the change in the
+// process's active resources. For hunting "a worker process has failed to exit":
+//
+//   npx jest --testEnvironment=./test/tools/leak-env.cjs <files>
+//
+// It reports on stderr and never fails a test: pending timers can be legitimate.
+const { TestEnvironment } = require("jest-environment-node");
+const { createHook } = require("node:async_hooks");
+
+const resources = () => {
+  const n = {};
+  for (const r of process.getActiveResourcesInfo()) n[r] = (n[r] ?? 0) + 1;
+  return n;
+};
+
+class LeakEnvironment extends TestEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    this.testPath = context.testPath;
+  }
+
+  async setup() {
+    this.before = resources();
+    this.timers = new Map();
+    this.hook = createHook({
+      init: (id, type, _trigger, timer) => {
+        if (type === "Timeout") this.timers.set(id, { timer, stack: new Error().stack.split("\n").slice(5, 13).join("\n") });
+      },
+      destroy: (id) => this.timers.delete(id),
+    }).enable();
+    await super.setup();
+  }
+
+  async teardown() {
+    // Let closes that are under way finish first.
+    await new Promise((r) => setTimeout(r, 200).unref());
+    this.hook.disable();
+    const after = resources();
+    const change = Object.fromEntries(
+      [...new Set([...Object.keys(after), ...Object.keys(this.before)])].map((k) => [k, (after[k] ?? 0) - (this.before[k] ?? 0)]).filter(([, d]) => d !== 0),
+    );
+    const pending = [...this.timers.values()].filter(({ timer }) => !timer._destroyed && timer._idleTimeout > 0 && timer.hasRef());
+    let text = `${this.testPath}: resources ${JSON.stringify(change)}, ${pending.length} timer(s) pending\n`;
+    for (const { timer, stack } of pending) text += `  a ${timer._idleTimeout} ms timer set\n${stack}\n`;
+    process.stderr.write(text);
+    await super.teardown();
+  }
+}
+
+module.exports = LeakEnvironment;
