@@ -14,9 +14,9 @@ import { writeFileAtomic } from "../core/io/atomic-write.js";
 import { loadLedger, type Quirk } from "../core/ledger/quirk.js";
 import { darksideChainFromPath, darksideChainSources, type DarksideChain, type DarksideChainSource } from "../zcash/real/darkside-chains.js";
 import { DARKSIDE_EXPLANATIONS } from "../zcash/real/darkside-compare.js";
-import { LIGHTWALLETD_VERSION, lightwalletdBinary } from "../zcash/real/darkside-process.js";
+import { lightwalletdVersion, lightwalletdBinary } from "../zcash/real/darkside-process.js";
 import { reorgDepths, runDarksideReorg, type DarksideReorg, type DarksideReorgReport } from "../zcash/real/darkside-reorg.js";
-import { DARKSIDE_BUILD, runDarkside, type DarksideChainReport, type Tally } from "../zcash/real/darkside-run.js";
+import { darksideBuildName, runDarkside, type DarksideChainReport, type Tally } from "../zcash/real/darkside-run.js";
 import type { Output } from "./output.js";
 import { lightwalletProtocol } from "../zcash/protocol.js";
 import type { Command } from "commander";
@@ -147,7 +147,7 @@ export async function darksideCommand(o: DarksideCommandOptions, out: Output): P
   try {
     if (!existsSync(binary))
       throw new Error(
-        `lightwalletd not found at ${binary} (install lightwalletd ${LIGHTWALLETD_VERSION} with npm run real:install -- --only lightwalletd, or pass --lightwalletd)`,
+        `lightwalletd not found at ${binary} (install lightwalletd ${lightwalletdVersion()} with npm run real:install -- --only lightwalletd, or pass --lightwalletd)`,
       );
     ledger = loadLedger(o.ledger ?? join(o.cases ?? SHIPPED_CASES, "quirks.yaml"), { implementations: lightwalletProtocol.implementations });
     list = sources(o);
@@ -155,7 +155,7 @@ export async function darksideCommand(o: DarksideCommandOptions, out: Output): P
     out.stderr((e as Error).message);
     return 2;
   }
-  out.stdout(`${DARKSIDE_BUILD} at ${binary}, against the oracle over the same blocks`);
+  out.stdout(`${darksideBuildName()} at ${binary}, against the oracle over the same blocks`);
   const runs: DarksideReport["runs"] = [];
   const reorgs: NonNullable<DarksideReport["reorgs"]> = [];
   for (const s of list) {
@@ -191,7 +191,7 @@ export async function darksideCommand(o: DarksideCommandOptions, out: Output): P
   if (o.json) {
     const report: DarksideReport = {
       schemaVersion: DARKSIDE_SCHEMA_VERSION,
-      build: { name: DARKSIDE_BUILD, implementation: "lightwalletd", version: LIGHTWALLETD_VERSION, binary },
+      build: { name: darksideBuildName(), implementation: "lightwalletd", version: lightwalletdVersion(), binary },
       explanations: { ...DARKSIDE_EXPLANATIONS },
       runs,
       ...(o.reorg ? { reorgs } : {}),

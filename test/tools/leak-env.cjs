@@ -40,7 +40,10 @@ class LeakEnvironment extends TestEnvironment {
     const change = Object.fromEntries(
       [...new Set([...Object.keys(after), ...Object.keys(this.before)])].map((k) => [k, (after[k] ?? 0) - (this.before[k] ?? 0)]).filter(([, d]) => d !== 0),
     );
-    const pending = [...this.timers.values()].filter(({ timer }) => !timer._destroyed && timer._idleTimeout > 0 && timer.hasRef());
+    // jest's own status line (a run in one process) is not the file's.
+    const pending = [...this.timers.values()].filter(
+      ({ timer, stack }) => !timer._destroyed && timer._idleTimeout > 0 && timer.hasRef() && !stack.includes("/@jest/"),
+    );
     let text = `${this.testPath}: resources ${JSON.stringify(change)}, ${pending.length} timer(s) pending\n`;
     for (const { timer, stack } of pending) text += `  a ${timer._idleTimeout} ms timer set\n${stack}\n`;
     process.stderr.write(text);

@@ -7,7 +7,7 @@ import { INPUT_LIMITS, readInput } from "../io/input-limits.js";
 import { join, relative } from "node:path";
 import { Ajv } from "ajv";
 import { parseLocated, ProblemsError } from "../io/located-yaml.js";
-import { schemaProblems } from "../io/schema-problems.js";
+import { schemaProblems, validatorOnFirstUse } from "../io/schema-problems.js";
 import type { Anchors } from "./anchors.js";
 import { chainProfileSchema } from "./schema.js";
 
@@ -52,11 +52,11 @@ export interface ChainProfile {
   discover?: boolean;
 }
 
-const validate = new Ajv({ allErrors: true, strict: false }).compile(chainProfileSchema);
+const validate = validatorOnFirstUse(() => new Ajv({ allErrors: true, strict: false }).compile(chainProfileSchema));
 
 export function parseChainProfile(text: string, displayName: string): ChainProfile {
   const located = parseLocated(text, displayName);
-  const problems = schemaProblems(validate, located);
+  const problems = schemaProblems(validate(), located);
   if (problems.length > 0) throw new ProblemsError(problems);
   const raw = located.value as Omit<ChainProfile, "dynamic"> & { dynamic?: Record<string, DynamicAnchor> };
   return { ...raw, dynamic: raw.dynamic ?? {} };

@@ -13,8 +13,6 @@ import { schemaProblems, validatorsByImplementations } from "../io/schema-proble
 import type { Case, Expectation } from "./case.js";
 import { caseFileSchema } from "./schema.js";
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-
 /**
  * What a case file may name, from the protocol (src/core/run/protocol.ts): its gRPC
  * service and JSON-RPC methods, and the implementations `servedBy` may list.
@@ -25,7 +23,7 @@ export interface CorpusMethods {
   implementations: readonly string[];
 }
 
-const validatorFor = validatorsByImplementations(ajv, caseFileSchema);
+const validatorFor = validatorsByImplementations(() => new Ajv({ allErrors: true, strict: false }), caseFileSchema);
 
 interface RawCase {
   id: string;

@@ -6,7 +6,7 @@ import { Ajv } from "ajv";
 import semver from "semver";
 import { DIVERGENCE_KINDS, type DivergenceKind } from "../diff/divergence.js";
 import { parseLocated, ProblemsError, type Problem } from "../io/located-yaml.js";
-import { schemaProblems, X_MESSAGE } from "../io/schema-problems.js";
+import { schemaProblems, X_MESSAGE, validatorOnFirstUse } from "../io/schema-problems.js";
 import { parsePath, PathSyntaxError } from "../canon/paths.js";
 import { hintFor } from "../io/did-you-mean.js";
 
@@ -230,7 +230,7 @@ export const ledgerSchema = {
   },
 } as const;
 
-const validate = new Ajv({ allErrors: true, strict: false }).compile(ledgerSchema);
+const validate = validatorOnFirstUse(() => new Ajv({ allErrors: true, strict: false }).compile(ledgerSchema));
 
 type RawQuirk = Omit<Quirk, "source" | "fixedIn" | "sources"> & { fixed_in?: string; sources?: (Omit<SourceCitation, "for"> & { for: string | string[] })[] };
 
@@ -243,7 +243,7 @@ const EVIDENCE_CHECKS = ["equals", "length", "holds"] as const;
  */
 export function parseLedger(text: string, file: string, implementations?: readonly string[]): Quirk[] {
   const located = parseLocated(text, file);
-  const problems: Problem[] = schemaProblems(validate, located);
+  const problems: Problem[] = schemaProblems(validate(), located);
   if (problems.length > 0) throw new ProblemsError(problems);
   const raw = (located.value as { quirks: RawQuirk[] }).quirks;
   const seen = new Map<string, number>();

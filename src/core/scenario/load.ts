@@ -10,7 +10,7 @@ import type { CorpusMethods } from "../corpus/load.js";
 import { hintFor } from "../io/did-you-mean.js";
 import { INPUT_LIMITS, readInput } from "../io/input-limits.js";
 import { fieldName, parseLocated, ProblemsError, type Located, type PathPart, type Problem } from "../io/located-yaml.js";
-import { schemaProblems } from "../io/schema-problems.js";
+import { schemaProblems, validatorOnFirstUse } from "../io/schema-problems.js";
 import { scenarioCaseId, type Action, type Check, type Scenario, type Step } from "./scenario.js";
 import { ACTION_KEYS, scenarioFileSchema } from "./schema.js";
 
@@ -23,7 +23,7 @@ export interface ScenarioContext {
 /** A check's deadline when neither it nor its scenario says otherwise. */
 export const DEFAULT_CONVERGE_MS = 5_000;
 
-const validate = new Ajv({ allErrors: true, strict: false }).compile(scenarioFileSchema);
+const validate = validatorOnFirstUse(() => new Ajv({ allErrors: true, strict: false }).compile(scenarioFileSchema));
 
 type RawExpect = "agree" | "oracle" | "ok" | { error: (string | number)[] };
 interface RawCall {
@@ -69,7 +69,7 @@ function toExpectation(raw: RawExpect | undefined): Expectation {
 /** Reads one scenario file; `displayName` is the path shown in problems. */
 export function parseScenarioFile(text: string, displayName: string, ctx: ScenarioContext): Scenario {
   const located = parseLocated(text, displayName);
-  const schema = schemaProblems(validate, located);
+  const schema = schemaProblems(validate(), located);
   if (schema.length > 0) throw new ProblemsError(schema);
   const raw = located.value as RawScenario;
   const problems: Problem[] = [];

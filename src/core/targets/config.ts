@@ -127,10 +127,11 @@ export function loadConfig(path: string, protocol: Implementations, opts: ParseO
   return parseConfig(text, path, protocol, opts);
 }
 
-const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
-ajv.addVocabulary([X_MESSAGE]);
-
-const validatorFor = validatorsByImplementations(ajv, configSchema);
+const validatorFor = validatorsByImplementations(() => {
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
+  ajv.addVocabulary([X_MESSAGE]);
+  return ajv;
+}, configSchema);
 
 interface RawEndpoint {
   url: string;

@@ -5,12 +5,12 @@ import { describe, expect, test } from "@jest/globals";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LIGHTWALLETD_VERSION, lightwalletdBinary, startDarkside } from "./darkside-process.js";
+import { lightwalletdVersion, lightwalletdBinary, startDarkside } from "./darkside-process.js";
 
 describe("startDarkside", () => {
   test("the binary comes from ZCONFORM_LIGHTWALLETD, else the install cache of the pinned version", () => {
     expect(lightwalletdBinary({ ZCONFORM_LIGHTWALLETD: "/opt/lwd" })).toBe("/opt/lwd");
-    expect(lightwalletdBinary({})).toContain(join(`lightwalletd-${LIGHTWALLETD_VERSION}`, "bin", "lightwalletd"));
+    expect(lightwalletdBinary({})).toContain(join(`lightwalletd-${lightwalletdVersion()}`, "bin", "lightwalletd"));
   });
 
   test("a missing binary is named in the error", async () => {

@@ -8,16 +8,22 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { binaryPath, loadPins, pinsOf } from "./pins.js";
+import { binaryPath, loadPins, type Pin, pinsOf } from "./pins.js";
 import { freePort } from "./process.js";
 
-/** The lightwalletd darkside runs are measured with: the version real-servers.yaml pins. */
-const PIN = pinsOf(loadPins(), "lightwalletd")[0]!;
-export const LIGHTWALLETD_VERSION = PIN.version;
+/** The lightwalletd darkside runs are measured with: the version real-servers.yaml pins (read when first asked, not at every start). */
+let pin: Pin | undefined;
+function darksidePin(): Pin {
+  return (pin ??= pinsOf(loadPins(), "lightwalletd")[0]!);
+}
+
+export function lightwalletdVersion(): string {
+  return darksidePin().version;
+}
 
 /** Where the binary is: $ZCONFORM_LIGHTWALLETD, else the install cache of the pinned version. */
 export function lightwalletdBinary(env: NodeJS.ProcessEnv = process.env): string {
-  return env.ZCONFORM_LIGHTWALLETD ?? binaryPath(PIN, env);
+  return env.ZCONFORM_LIGHTWALLETD ?? binaryPath(darksidePin(), env);
 }
 
 export interface DarksideProcess {

@@ -23,7 +23,7 @@ import { startDarkside } from "./darkside-process.js";
 import { reorgBranch } from "./darkside-reorg-branch.js";
 import { reorgChecks, type ReorgCheck } from "./darkside-reorg-checks.js";
 import { ingestorLog, servedHash, watchConvergence, type BlockRef, type Convergence, type IngestorLog } from "./darkside-reorg-watch.js";
-import { DARKSIDE_IDENTITY, summarize, tally, type DarksideRunOptions, type Tally } from "./darkside-run.js";
+import { darksideIdentity, summarize, tally, type DarksideRunOptions, type Tally } from "./darkside-run.js";
 import { stageChain } from "./darkside.js";
 
 /** The depths a run is reorganized at, in this order, where it has a block below the fork. */
@@ -114,7 +114,7 @@ async function reorganize(
     const net = await startFixtureNetwork({ chain: after, profiles: [] });
     try {
       const derive = deriveFromOracle(jsonRpcTarget({ url: net.jsonrpc, auth: { kind: "cookie", cookieFile: net.cookie } }));
-      const ctx = { ledger: o.ledger, build: DARKSIDE_IDENTITY };
+      const ctx = { ledger: o.ledger, build: darksideIdentity() };
       const checks = await reorgChecks(target, derive, ctx, { after, forkHeight: branch.forkHeight, orphaned, convergence, ingestor });
       const compared = summarize(after.label, { model: after }, await compareDarkside(target, derive, after, ctx));
       const kept = new Set(after.blocks.flatMap((b) => b.block.txids.map(bytesToHex)));

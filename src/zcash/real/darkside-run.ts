@@ -3,6 +3,7 @@
 // and the counts a report shows. A fresh process per chain keeps runs independent (and
 // steers clear of Reset while lightwalletd's ingestor is busy, which can block).
 
+import type { BuildIdentity } from "../../core/ledger/classify.js";
 import type { Quirk } from "../../core/ledger/quirk.js";
 import { grpcTarget } from "../../core/targets/grpc.js";
 import { jsonRpcTarget } from "../../core/targets/jsonrpc.js";
@@ -10,7 +11,7 @@ import type { DarksideChain } from "./darkside-chains.js";
 import { startFixtureNetwork } from "../fixture/network.js";
 import { deriveFromOracle } from "../oracle/derive.js";
 import { compareDarkside, type CheckResult, type DarksideCheck } from "./darkside-compare.js";
-import { LIGHTWALLETD_VERSION, startDarkside } from "./darkside-process.js";
+import { lightwalletdVersion, startDarkside } from "./darkside-process.js";
 import { stageChain } from "./darkside.js";
 
 export interface Tally {
@@ -42,10 +43,14 @@ export interface DarksideRunOptions {
 }
 
 /** The build name darkside answers are filed under. */
-export const DARKSIDE_BUILD = `lightwalletd ${LIGHTWALLETD_VERSION} (real, darkside)`;
+export function darksideBuildName(): string {
+  return `lightwalletd ${lightwalletdVersion()} (real, darkside)`;
+}
 
 /** What the ledger knows the darkside build as. */
-export const DARKSIDE_IDENTITY = { name: DARKSIDE_BUILD, implementation: "lightwalletd", version: LIGHTWALLETD_VERSION.replace(/^v/, "") };
+export function darksideIdentity(): BuildIdentity {
+  return { name: darksideBuildName(), implementation: "lightwalletd", version: lightwalletdVersion().replace(/^v/, "") };
+}
 
 export function tally(checks: readonly { result: CheckResult }[]): Tally {
   const t: Tally = { equal: 0, explained: 0, unexplained: 0 };
@@ -82,7 +87,7 @@ export async function runDarkside(chain: string, run: DarksideChain, o: Darkside
     try {
       await stageChain(target, model, { log: lwd.log, ...(run.before ? { before: run.before } : {}) });
       const oracle = jsonRpcTarget({ url: net.jsonrpc, auth: { kind: "cookie", cookieFile: net.cookie } });
-      return summarize(chain, run, await compareDarkside(target, deriveFromOracle(oracle), model, { ledger: o.ledger, build: DARKSIDE_IDENTITY }));
+      return summarize(chain, run, await compareDarkside(target, deriveFromOracle(oracle), model, { ledger: o.ledger, build: darksideIdentity() }));
     } finally {
       await target.close();
       await lwd.stop();

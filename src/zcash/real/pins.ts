@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { INPUT_LIMITS, readInput } from "../../core/io/input-limits.js";
 import { parseLocated, ProblemsError } from "../../core/io/located-yaml.js";
-import { schemaProblems } from "../../core/io/schema-problems.js";
+import { schemaProblems, validatorOnFirstUse } from "../../core/io/schema-problems.js";
 
 export const SERVER_NAMES = ["lightwalletd", "zainod", "zebrad"] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
@@ -58,14 +58,14 @@ const schema = {
   },
 } as const;
 
-const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+const validate = validatorOnFirstUse(() => new Ajv({ allErrors: true, strict: false }).compile(schema));
 
 /** real-servers.yaml of this checkout (two folders above src/zcash/real, or dist/zcash/real). */
 export const DEFAULT_PINS_FILE = resolve(dirname(fileURLToPath(import.meta.url)), "../../../real-servers.yaml");
 
 export function loadPins(file = DEFAULT_PINS_FILE): Pin[] {
   const located = parseLocated(readInput(file, file, INPUT_LIMITS.pinsBytes, "the pins file"), file);
-  const problems = schemaProblems(validate, located);
+  const problems = schemaProblems(validate(), located);
   const servers = (located.value as { servers?: Pin[] }).servers ?? [];
   servers.forEach((s, i) => {
     const need = s.registry === "go" ? "module" : "crate";
