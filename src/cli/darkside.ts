@@ -43,6 +43,8 @@ export interface DarksideRunError {
 
 export interface DarksideReport {
   schemaVersion: typeof DARKSIDE_SCHEMA_VERSION;
+  /** When the run started (ISO 8601): a report kept as evidence says when it was seen. */
+  startedAt: string;
   build: { name: string; implementation: "lightwalletd"; version: string; binary: string };
   explanations: Record<string, string>;
   runs: (DarksideChainReport | DarksideRunError)[];
@@ -141,6 +143,7 @@ function sources(o: DarksideCommandOptions): DarksideChainSource[] {
 }
 
 export async function darksideCommand(o: DarksideCommandOptions, out: Output): Promise<number> {
+  const startedAt = new Date();
   const binary = o.lightwalletd ?? lightwalletdBinary();
   let ledger: Quirk[];
   let list: DarksideChainSource[];
@@ -191,6 +194,7 @@ export async function darksideCommand(o: DarksideCommandOptions, out: Output): P
   if (o.json) {
     const report: DarksideReport = {
       schemaVersion: DARKSIDE_SCHEMA_VERSION,
+      startedAt: startedAt.toISOString(),
       build: { name: darksideBuildName(), implementation: "lightwalletd", version: lightwalletdVersion(), binary },
       explanations: { ...DARKSIDE_EXPLANATIONS },
       runs,
