@@ -113,7 +113,20 @@ describe("latency statistics and the plateau rule", () => {
     async (warmup) => {
       const r = await runOnce(warmup);
       const flagged = r.divergences.map((d) => `${d.build} ${d.method}`).sort();
-      expect(flagged).toEqual(["zaino-0.10.1 GetTreeState", "zaino-0.9.0 GetTreeState"]);
+      // On a miss, what the rule saw: each build's GetTreeState floor and hold, and the controls.
+      const p10 = (xs: readonly number[]) =>
+        percentile(
+          [...xs].sort((a, b) => a - b),
+          10,
+        ).toFixed(1);
+      const seen = [
+        ...r.timings
+          .filter((t) => t.rpc === "GetTreeState")
+          .map((t) => `${t.build}: p10 ${p10(t.samples)} ms, hold p10 ${p10(t.holds)} ms, baseline ${t.baselineMs}`),
+        ...r.controls.map((c) => `${c.build} control: p50 ${c.stats.p50.toFixed(1)} ms, p10 ${p10(c.samples)} ms, baseline ${c.baselineMs}`),
+      ];
+      const expected = ["zaino-0.10.1 GetTreeState", "zaino-0.9.0 GetTreeState"];
+      expect({ flagged, ...(flagged.join() === expected.join() ? {} : { seen }) }).toEqual({ flagged: expected });
       expect(r.divergences.every((d) => d.kind === "latency" && d.path === "latency.p50" && d.caseId === `latency.${d.method}`)).toBe(true);
       // The reference holds nothing inside its answers (its p50 itself is the machine's load as much as the server's).
       for (const t of r.timings.filter((x) => x.build === "reference"))
