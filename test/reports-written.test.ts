@@ -106,7 +106,8 @@ describe("reports are written however the run ends", () => {
     const t0 = Date.now();
     run.child.kill("SIGINT");
     const r = await run.exited;
-    expect(Date.now() - t0).toBeLessThan(1000);
+    // Well inside the call's 20 s (the reports are written on the way out, which a busy machine slows).
+    expect(Date.now() - t0).toBeLessThan(10_000);
     expect(r.code).toBe(130);
     // The cut call's case is no result: the report holds only what finished.
     const report = JSON.parse(readFileSync(p.json, "utf8")) as JsonReport;
