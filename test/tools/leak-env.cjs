@@ -4,7 +4,8 @@
 //
 //   npx jest --testEnvironment=./test/tools/leak-env.cjs <files>
 //
-// It reports on stderr and never fails a test: pending timers can be legitimate.
+// It reports on stderr and never fails a test: pending timers can be legitimate. Under
+// workers it also says what each worker still has active when jest asks it to end.
 const { TestEnvironment } = require("jest-environment-node");
 const { createHook } = require("node:async_hooks");
 
@@ -13,6 +14,20 @@ const resources = () => {
   for (const r of process.getActiveResourcesInfo()) n[r] = (n[r] ?? 0) + 1;
   return n;
 };
+
+// When jest tells a worker to end (jest-worker's CHILD_MESSAGE_END, 2), its loop must drain
+// within 500 ms or jest kills it ("failed to exit gracefully"): say what is still active then.
+const END = 2;
+if (process.send && !globalThis.__zconformLeakEndWatch) {
+  globalThis.__zconformLeakEndWatch = true;
+  const watch = (m) => {
+    if (!Array.isArray(m) || m[0] !== END) return;
+    // A listener keeps the IPC channel, and so the worker, alive: leave with jest's own.
+    process.off("message", watch);
+    setTimeout(() => process.stderr.write(`worker ${process.pid} still running 400 ms after jest asked it to end: ${JSON.stringify(resources())}\n`), 400).unref();
+  };
+  process.on("message", watch);
+}
 
 class LeakEnvironment extends TestEnvironment {
   constructor(config, context) {
