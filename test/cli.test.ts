@@ -29,12 +29,12 @@ describe("zconform", () => {
     expect(r.stderr).toMatch(/unknown option '--no-such-option'/);
   });
 
-  test("cases --json lists 274 gRPC cases over the 20 rpcs and cases for the 29 JSON-RPC methods", () => {
+  test("cases --json lists 278 gRPC cases over the 20 rpcs and cases for the 29 JSON-RPC methods", () => {
     const r = zconform(["cases", "--json"]);
     expect(r.code).toBe(0);
     const cases = JSON.parse(r.stdout) as { id: string; method: string; transport: string }[];
     const grpc = cases.filter((c) => c.transport === "grpc");
-    expect(grpc).toHaveLength(274);
+    expect(grpc).toHaveLength(278);
     expect(new Set(grpc.map((c) => c.method))).toEqual(new Set(CompactTxStreamer.methods.map((m) => m.name)));
     expect(new Set(cases.filter((c) => c.transport === "jsonrpc").map((c) => c.method))).toEqual(new Set(JSONRPC_METHOD_NAMES));
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);

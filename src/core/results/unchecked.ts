@@ -68,7 +68,7 @@ const UNRESPONSIVE = {
 };
 
 /**
- * "mybackend: unreachable on 274/274 cases — connect ECONNREFUSED 127.0.0.1:9067; is the server running?"
+ * "mybackend: unreachable on 278/278 cases — connect ECONNREFUSED 127.0.0.1:9067; is the server running?"
  * "mybackend: unresponsive — after 3 timeouts in a row (client deadline 2000 ms); its remaining 240 cases were not sent (4 with other faults); …"
  */
 export function uncheckedLine(u: UncheckedSide): string {
