@@ -13,7 +13,8 @@
 // the breakdown of the diverging path. Last, `zconform sweep` itself, as a user runs it:
 // a fresh process (`node bin/zconform.js`, compiled dist/ when it is current) over the same
 // servers, its heights/s read from its JSON report; a fresh process runs its first
-// hundreds of thousands of blocks in code V8 has not optimized yet.
+// hundreds of thousands of blocks in code V8 has not optimized yet, so beside each run of
+// the command a tuned drain in a fresh process (bench/drain-child.ts) pays the same.
 // Run: npx tsx bench/sweep.ts [blocks=1000000] [builds=2] [pools=TRANSPARENT,SAPLING,ORCHARD] [rounds=3]
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -63,14 +64,23 @@ async function measure(urls: Record<string, string>, heights: number, stages: re
   return passes;
 }
 
-/** `zconform sweep` over `urls` in a fresh process, `rounds` times: heights/s from its JSON report. */
-function commandRates(urls: Record<string, string>, heights: number): number[] {
+/**
+ * `zconform sweep` over `urls` in a fresh process, `rounds` times: heights/s from its JSON
+ * report; each beside a tuned-window drain in a fresh process (bench/drain-child.ts), its
+ * like-for-like ceiling.
+ */
+function freshRates(urls: Record<string, string>, heights: number): { command: number[]; drain: number[] } {
   const dir = mkdtempSync(join(tmpdir(), "zconform-bench-sweep-"));
+  const out = { command: [] as number[], drain: [] as number[] };
   try {
     const config = join(dir, "builds.yaml");
     const builds = Object.entries(urls).map(([name, url]) => `  - { name: ${name}, implementation: other, grpc: { url: "${url}" } }`);
     writeFileSync(config, ["chain: regtest", "builds:", ...builds, ""].join("\n"));
-    return Array.from({ length: rounds }, () => {
+    for (let round = 0; round < rounds; round++) {
+      const drained = execFileSync(process.execPath, ["--import", "tsx", "bench/drain-child.ts", String(heights), poolNames, ...Object.values(urls)], {
+        encoding: "utf8",
+      });
+      out.drain.push((JSON.parse(drained) as { heightsPerSecond: number }).heightsPerSecond);
       const report = join(dir, "sweep.json");
       execFileSync(process.execPath, [
         "bin/zconform.js",
@@ -87,8 +97,9 @@ function commandRates(urls: Record<string, string>, heights: number): number[] {
         "--json",
         report,
       ]);
-      return (JSON.parse(readFileSync(report, "utf8")) as { summary: { blocksPerSecond: number } }).summary.blocksPerSecond;
-    });
+      out.command.push((JSON.parse(readFileSync(report, "utf8")) as { summary: { blocksPerSecond: number } }).summary.blocksPerSecond);
+    }
+    return out;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -112,11 +123,11 @@ const names = Array.from({ length: buildCount }, (_, i) => `build-${i + 1}`);
 const ALL: Stage[] = ["drain (tuned windows)", "drain (own windows)", "client read", "client read + lockstep", "sweep"];
 const identical = await startReplayChild(blocks, poolNames.split(","), names);
 let passes: Passes;
-let command: number[];
+let fresh: { command: number[]; drain: number[] };
 try {
   console.log(`replay child: ${(identical.bytes / 1e6).toFixed(1)} MB of frames per build, ready in ${(identical.encodeMs / 1000).toFixed(1)} s`);
   passes = await measure(identical.urls, blocks, ALL, false);
-  command = commandRates(identical.urls, blocks);
+  fresh = freshRates(identical.urls, blocks);
 } finally {
   await identical.stop();
 }
@@ -132,7 +143,12 @@ for (const stage of ALL) {
   console.log(`| ${stage} | ${n0(blocks)} | ${n0(r.best)} / ${n0(r.median)} | ${(sweep.best / r.best).toFixed(2)} / ${(sweep.median / r.median).toFixed(2)} |`);
 }
 const tuned = bestAndMedian(passes["drain (tuned windows)"].map((p) => wallRate(p, blocks)));
-const cmd = bestAndMedian(command);
+const cmd = bestAndMedian(fresh.command);
+const freshDrain = bestAndMedian(fresh.drain);
+console.log(
+  `| drain (tuned windows), a fresh process | ${n0(blocks)} | ${n0(freshDrain.best)} / ${n0(freshDrain.median)} | ` +
+    `the command / this: ${(cmd.best / freshDrain.best).toFixed(2)} / ${(cmd.median / freshDrain.median).toFixed(2)} |`,
+);
 console.log(
   `| zconform sweep, a fresh process (its report's heights/s) | ${n0(blocks)} | ${n0(cmd.best)} / ${n0(cmd.median)} | ` +
     `the command / drain (tuned windows): ${(cmd.best / tuned.best).toFixed(2)} / ${(cmd.median / tuned.median).toFixed(2)} |`,
