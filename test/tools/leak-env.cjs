@@ -5,9 +5,11 @@
 //   npx jest --testEnvironment=./test/tools/leak-env.cjs <files>
 //
 // It reports on stderr and never fails a test: pending timers can be legitimate. Under
-// workers it also says what each worker still has active when jest asks it to end.
+// workers it also says what each worker still has active when jest asks it to end, and
+// when its loop drained and it began to exit.
 const { TestEnvironment } = require("jest-environment-node");
 const { createHook } = require("node:async_hooks");
+const { writeSync } = require("node:fs");
 
 const resources = () => {
   const n = {};
@@ -24,7 +26,13 @@ if (process.send && !globalThis.__zconformLeakEndWatch) {
     if (!Array.isArray(m) || m[0] !== END) return;
     // A listener keeps the IPC channel, and so the worker, alive: leave with jest's own.
     process.off("message", watch);
-    setTimeout(() => process.stderr.write(`worker ${process.pid} still running 400 ms after jest asked it to end: ${JSON.stringify(resources())}\n`), 400).unref();
+    // Written synchronously (fd 2): a worker killed a moment later loses nothing said here.
+    const at = performance.now();
+    const say = (text) => writeSync(2, `worker ${process.pid} ${text} ${Math.round(performance.now() - at)} ms after jest asked it to end\n`);
+    setTimeout(() => say(`still running (${JSON.stringify(resources())})`), 400).unref();
+    // When its loop has drained: if jest kills a worker that got here early, what is slow
+    // is the process's own teardown (a large heap on a loaded machine), not a handle.
+    process.once("exit", () => say("exiting"));
   };
   process.on("message", watch);
 }
