@@ -31,6 +31,11 @@ interface Streamed {
   ms: number;
 }
 
+// A stream lightwalletd holds open ends at the deadline: DEADLINE_EXCEEDED from the server,
+// or CANCELLED when the client ends it, the server being still silent a grace period past
+// the deadline it was sent (seen on a loaded machine).
+const endedByDeadline = (s: Streamed) => s.code === GrpcCode.DEADLINE_EXCEEDED || s.code === GrpcCode.CANCELLED;
+
 async function mempoolStream(target: GrpcTarget, deadlineMs: number): Promise<Streamed> {
   const o = await target.call(CompactTxStreamer.method.getMempoolStream, create(EmptySchema), { deadlineMs });
   return { code: o.code, messages: o.messageCount, ms: o.timing.totalMs };
@@ -90,13 +95,12 @@ describe(`real lightwalletd ${pin.version}: its mempool cache over a node that a
 
   realTest("a stream whose refresh nobody cuts streams every transaction of the node's mempool (the control)", () => {
     expect(control.after.messages).toBe(mempoolSize);
-    expect(control.after.code).toBe(GrpcCode.DEADLINE_EXCEEDED);
+    expect(endedByDeadline(control.after)).toBe(true);
   });
 
   realTest("after a stream is cut during the refresh, the next stream gets none of them (lwd-mempool-stream-cancel-loses-txs)", () => {
-    expect(cut.cutOff).toMatchObject({ code: GrpcCode.DEADLINE_EXCEEDED, messages: 0 });
-    expect(cut.after.messages).toBe(0);
-    expect(cut.after.code).toBe(GrpcCode.DEADLINE_EXCEEDED);
+    expect([cut.cutOff.messages, endedByDeadline(cut.cutOff)]).toEqual([0, true]);
+    expect([cut.after.messages, endedByDeadline(cut.after)]).toEqual([0, true]);
     // The control asked for each transaction once; the cut server asked for one, which its
     // deadline cut, marked the others seen without asking, and never asked again.
     expect(proxy!.log.filter((r) => r.rpc === "getrawtransaction").length).toBe(mempoolSize + 1);
