@@ -30,8 +30,8 @@ if (process.send && !globalThis.__zconformLeakEndWatch) {
     const at = performance.now();
     const say = (text) => writeSync(2, `worker ${process.pid} ${text} ${Math.round(performance.now() - at)} ms after jest asked it to end\n`);
     setTimeout(() => say(`still running (${JSON.stringify(resources())})`), 400).unref();
-    // When its loop has drained: if jest kills a worker that got here early, what is slow
-    // is the process's own teardown (a large heap on a loaded machine), not a handle.
+    // When its loop has drained: if jest kills a worker that got here early, no handle held
+    // it; its exit, or jest's parent on a loaded machine, was slower than jest's 500 ms.
     process.once("exit", () => say("exiting"));
   };
   process.on("message", watch);
