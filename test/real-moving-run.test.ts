@@ -11,13 +11,41 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { prepareRegtestRun, type PreparedRegtestRun } from "../src/cli/regtest.js";
 import { runSession, type SessionResult } from "../src/core/run/session.js";
+import { jsonRpcTarget } from "../src/core/targets/jsonrpc.js";
+import { nodeCall, type NodeCall } from "../src/zcash/real/node-call.js";
+import { isInstalled, loadPins, pinsOf } from "../src/zcash/real/pins.js";
+import { realBuildName } from "../src/zcash/real/servers.js";
 import { lightwalletProtocol } from "../src/zcash/protocol.js";
 import { realGate } from "./tools/real-gate.js";
+import { testIf } from "./tools/skips.js";
 import { CASES } from "./tools/real-fidelity.js";
 
 const { pin, installed, realTest } = realGate("zebrad");
+const zainods = pinsOf(loadPins(), "zainod");
+const zaino090 = zainods.find((p) => p.version === "0.9.0");
+const zainosTest = testIf(
+  installed && zainods.every((p) => isInstalled(p)) && zaino090 !== undefined,
+  `need real zebrad ${pin.version} and every pinned zainod (npm run real:install -- --only zainod)`,
+);
 const MINE_EVERY_MS = 3_000;
 const quiet = { stdout: () => {}, stderr: () => {} };
+
+/** A verbose transaction object, as far as this suite reads it. */
+interface TxObject {
+  time?: number;
+  blocktime?: number;
+  confirmations?: number;
+  height?: number;
+}
+
+/** Polls until the server's getblockcount reaches `tip`. */
+async function caughtUp(call: NodeCall, tip: number): Promise<void> {
+  const until = Date.now() + 60_000;
+  while ((await call<number>("getblockcount")) < tip) {
+    if (Date.now() > until) throw new Error(`still behind block ${tip} after 60 s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
 
 /** The new divergences of the real builds, one line each. */
 function fresh(run: SessionResult, real: ReadonlySet<string>): string[] {
@@ -33,6 +61,10 @@ describe(`the corpus on real zebrad ${pin.version} while it mines a block every 
   let moving: SessionResult;
   let mined: number;
   let real: Set<string>;
+  /** getrawtransaction <a mempool txid> 1, per server: while it waits, and once a block of the moving run took it. */
+  const waiting: Record<string, TxObject> = {};
+  const minedTx: Record<string, TxObject> = {};
+  let closeTargets = async (): Promise<unknown> => undefined;
 
   beforeAll(async () => {
     if (!installed) return;
@@ -41,6 +73,15 @@ describe(`the corpus on real zebrad ${pin.version} while it mines a block every 
     real = new Set(prepared.inputs.config.builds.filter((b) => b.pin !== undefined).map((b) => b.name));
     still = await runSession({ ...prepared.inputs, reporters: [], protocol: lightwalletProtocol });
     const z = prepared.net.zebrad;
+    // The wallet's first mempool transaction, asked of zebrad and of each zainod's own JSON-RPC.
+    const txid = prepared.net.transact?.mempool[0]?.txid;
+    const zainoTargets = prepared.net.indexers.flatMap((s) => (s.jsonrpc ? [{ name: realBuildName(s.pin), target: jsonRpcTarget(s.jsonrpc) }] : []));
+    closeTargets = () => Promise.all(zainoTargets.map((t) => t.target.close()));
+    const askers: [string, NodeCall][] = [["zebrad", z.rpc], ...zainoTargets.map((t): [string, NodeCall] => [t.name, nodeCall(t.target, t.name)])];
+    const ask = async (into: Record<string, TxObject>) => {
+      for (const [name, call] of askers) into[name] = await call<TxObject>("getrawtransaction", [txid, 1]);
+    };
+    if (txid) await ask(waiting);
     const start = await z.rpc<number>("getblockcount");
     let running = true;
     const miner = (async () => {
@@ -55,10 +96,16 @@ describe(`the corpus on real zebrad ${pin.version} while it mines a block every 
       running = false;
       await miner;
     }
-    mined = (await z.rpc<number>("getblockcount")) - start;
+    const tip = await z.rpc<number>("getblockcount");
+    mined = tip - start;
+    if (txid) {
+      for (const [, call] of askers) await caughtUp(call, tip);
+      await ask(minedTx);
+    }
   }, 1_800_000);
 
   afterAll(async () => {
+    await closeTargets();
     await prepared?.inputs.network?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -79,4 +126,21 @@ describe(`the corpus on real zebrad ${pin.version} while it mines a block every 
     expect(measured.length).toBeGreaterThan(0);
     for (const b of measured) expect(lag[b]!.samples).toBeGreaterThan(0);
   });
+
+  zainosTest(
+    "a mempool transaction mined during the run comes back from zainod 0.9.0 without time and blocktime, where zebrad and zainod 0.10.1 send both (zaino-getrawtransaction-mined-during-run)",
+    () => {
+      const z090 = realBuildName(zaino090!);
+      // While it waits, no server sends a block time.
+      for (const [name, tx] of Object.entries(waiting))
+        expect({ name, time: tx.time, blocktime: tx.blocktime }).toEqual({ name, time: undefined, blocktime: undefined });
+      // Once mined: zebrad (the oracle) sends both, and so does every zainod but 0.9.0.
+      expect(minedTx.zebrad?.confirmations).toBeGreaterThan(0);
+      for (const [name, tx] of Object.entries(minedTx)) {
+        const hasTimes = tx.time !== undefined && tx.blocktime !== undefined;
+        expect({ name, hasTimes }).toEqual({ name, hasTimes: name !== z090 });
+      }
+      expect(Object.keys(minedTx).length).toBe(1 + zainods.length);
+    },
+  );
 });
