@@ -52,7 +52,28 @@ describe("docs/published-comparison", () => {
     // Ztreamer runs nowhere here; the other servers' display order is shown beside it.
     expect(row(rows, "completing-hash-order").verdict).toBe("not exercisable here");
     expect(row(rows, "completing-hash-order").measured.every((m) => !m.subject && m.holds === true)).toBe(true);
-    expect(row(rows, "nodelay-fix").verdict).toBe("not measured");
+    // The fix is measured on a real zainod built with it, beside the release.
+    expect(row(rows, "nodelay-fix").verdict).toBe("reproduced");
+    expect(
+      row(rows, "nodelay-fix")
+        .measured.filter((m) => m.subject)
+        .map((m) => [m.build, m.holds]),
+    ).toEqual([["zaino 0.10.1 (real), built with TCP_NODELAY on", true]]);
+  });
+
+  test("the fix's row says what is missing when no fixed build was timed, and contradicts the claim when the fixed build is still held", () => {
+    const bench = committed.text("bench/README.md")!;
+    const fixedColumn = "| zaino 0.10.1 (real), TCP_NODELAY on |";
+    expect(bench).toContain(fixedColumn);
+    const without = row(publishedComparison(CLAIMS, overlaid({ "bench/README.md": bench.replace(fixedColumn, "| another build |") })), "nodelay-fix");
+    expect(without.verdict).toBe("not measured");
+    expect(without.measured[0]).toMatchObject({ build: "zainod with TCP_NODELAY set", shows: expect.stringContaining("no such build here") });
+    const held = bench.replace(
+      /(\| GetTreeState \(863\) \| \*\*[\d.]+ \/ [\d.]+ \([\d.]+\)\*\* \| )[\d.]+ \/ [\d.]+ \([\d.]+\)( \|)/,
+      "$152.0 / 55.0 (43.0)$2",
+    );
+    expect(held).not.toBe(bench);
+    expect(row(publishedComparison(CLAIMS, overlaid({ "bench/README.md": held })), "nodelay-fix").verdict).toBe("contradicted");
   });
 
   test("a golden that no longer shows the finding contradicts the claim, on the page too", () => {
