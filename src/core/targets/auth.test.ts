@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "@jest/globals";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { INPUT_LIMITS } from "../io/input-limits.js";
@@ -24,5 +24,22 @@ describe("cookie files", () => {
     );
     // Secret collection is best effort: no token to mask, since none can be sent either.
     expect(tryReadCookieToken(cookieFile)).toBeUndefined();
+  });
+
+  test("a node that restarts writes a new cookie: the next call sends it; a deleted cookie fails the call naming the file", async () => {
+    const cookieFile = join(dir, "restarting.cookie");
+    writeFileSync(cookieFile, "__cookie__:first");
+    expect(await authorizationFor({ kind: "cookie", cookieFile })).toBe(basicHeader(COOKIE_USER, "first"));
+    expect(await authorizationFor({ kind: "cookie", cookieFile })).toBe(basicHeader(COOKIE_USER, "first"));
+    // Rewritten in place. (Another token of the same length within the same clock tick would
+    // keep the stamp; a node's restart takes far longer than a tick.)
+    writeFileSync(cookieFile, "__cookie__:second");
+    expect(await authorizationFor({ kind: "cookie", cookieFile })).toBe(basicHeader(COOKIE_USER, "second"));
+    // Replaced by a rename (another file, same name).
+    writeFileSync(`${cookieFile}.new`, "__cookie__:third");
+    renameSync(`${cookieFile}.new`, cookieFile);
+    expect(await authorizationFor({ kind: "cookie", cookieFile })).toBe(basicHeader(COOKIE_USER, "third"));
+    rmSync(cookieFile);
+    await expect(authorizationFor({ kind: "cookie", cookieFile })).rejects.toThrow(`cannot read cookie file ${cookieFile}`);
   });
 });

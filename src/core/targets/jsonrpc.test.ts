@@ -154,7 +154,7 @@ describe("jsonrpc client", () => {
     });
   });
 
-  test("the cookie is read at every call, so a restarted node's new token works", async () => {
+  test("a restarted node writes a new cookie: the next call sends its token", async () => {
     await withTarget(async (t) => {
       expect((await t.call("a")).fault).toBeUndefined();
       writeCookie("n3w-token/" + Date.now());
@@ -243,11 +243,20 @@ describe("jsonrpc client", () => {
     expect(obs.fault?.detail).toMatch(/ECONNREFUSED/);
   });
 
-  test("keep-alive: sequential calls share one connection", async () => {
-    const before = connections;
-    await withTarget(async (t) => {
-      for (let i = 0; i < 10; i++) expect((await t.call("getinfo")).fault).toBeUndefined();
-    });
-    expect(connections - before).toBe(1);
+  test("keep-alive: sequential calls share their connection instead of opening one per call", async () => {
+    const opened = async (between: () => Promise<unknown>) => {
+      const before = connections;
+      await withTarget(async (t) => {
+        for (let i = 0; i < 200; i++) {
+          expect((await t.call("getinfo")).fault).toBeUndefined();
+          await between();
+        }
+      });
+      return connections - before;
+    };
+    // With a turn of the event loop between calls, one connection carries them all.
+    expect(await opened(() => new Promise((r) => setImmediate(r)))).toBe(1);
+    // Back to back, the pool may open a second while it releases the first, never more.
+    expect(await opened(async () => {})).toBeLessThanOrEqual(2);
   });
 });
