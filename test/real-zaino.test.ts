@@ -53,6 +53,13 @@ describe(`real zainod ${pin.version} against the fixture`, () => {
     expect(f.totals.agree).toBeGreaterThan(0);
   });
 
+  realTest("each real Zaino answers as its emulated profile wherever the ledger explains no difference (zconform fidelity exits 0)", () => {
+    const zainos = run.fidelities.filter((f) => f.pair.real.startsWith("zaino "));
+    expect(zainos.map((f) => f.pair.real)).toContain(name);
+    const unexplained = zainos.flatMap((f) => f.differences.filter((d) => d.explainedBy === null).map((d) => `${f.pair.real}: ${d.caseId}`));
+    expect(unexplained).toEqual([]);
+  });
+
   realTest("answers what golden/fixture/zaino-<version> recorded, over gRPC and JSON-RPC (drift when the pin or the fixture changes)", () => {
     const drift = run.session.results.flatMap((r) =>
       (r.drift ?? []).filter((d) => d.build === name).map((d) => ({ caseId: r.caseId, transport: r.transport, status: d.status })),
