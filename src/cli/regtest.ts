@@ -19,6 +19,7 @@ import { buildInfo, EXIT } from "../core/run/session.js";
 import { chainAnchors } from "../zcash/fixture/chain/anchors.js";
 import { fixtureDeadlineMs } from "../zcash/fixture/deadline.js";
 import { RealServerError } from "../zcash/real/process.js";
+import { REAL_DEADLINE_MS } from "../zcash/real/servers.js";
 import { checkMinerAddress, defaultRecipe, type RegtestRecipe } from "../zcash/real/regtest-chain.js";
 import { startRegtestNetwork, type RegtestNetwork } from "../zcash/real/regtest-network.js";
 import { readReplay, REPLAY_FILES, type RegtestReplay } from "../zcash/real/regtest-replay.js";
@@ -193,7 +194,7 @@ export async function prepareRegtestRun(o: RegtestOptions, out: Output): Promise
       oracle: { jsonrpc: net.zebrad.jsonrpc, source },
       nodeOracles: { [FIXTURE_NODE]: { jsonrpc: { url: net.fixture.jsonrpc, auth: { kind: "cookie", cookieFile: net.fixture.cookie } }, source } },
       defaults: DEFAULT_LIMITS,
-      builds: [...fixtureBuilds, ...net.realBuilds({ deadlineMs: 15_000 })],
+      builds: [...fixtureBuilds, ...net.realBuilds({ deadlineMs: REAL_DEADLINE_MS })],
     };
     // Goldens keep what real servers said: the real builds' answers, and zebrad's own JSON-RPC answers (the oracle's).
     const goldenSides = new Set([...config.builds.filter((b) => b.pin !== undefined).map((b) => b.name), ORACLE]);
