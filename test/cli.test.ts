@@ -22,6 +22,11 @@ describe("zconform", () => {
     for (const cmd of ["run", "demo", "record", "cases", "fixture", "decode"]) expect(r.stdout).toMatch(new RegExp(`^  ${cmd}\\b`, "m"));
   });
 
+  test("--version and -V print the package's version and exit 0", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+    for (const flag of ["--version", "-V"]) expect(zconform([flag])).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
+  });
+
   test("an unknown command or option exits 2 and says what is wrong", () => {
     expect(zconform(["frobnicate"]).code).toBe(2);
     const r = zconform(["run", "--no-such-option"]);

@@ -18,6 +18,7 @@ import { registerScenario } from "./scenario.js";
 import { registerServeBench } from "./serve-bench.js";
 import { registerSweep } from "./sweep.js";
 import { registerWirecost } from "./wirecost.js";
+import { VERSION } from "../version.js";
 
 export type RegisterCommand = (program: Command, io: Output) => void;
 
@@ -48,6 +49,7 @@ export function zconformProgram(io: Output): Command {
       "Checks Zcash lightwallet servers (CompactTxStreamer gRPC, Zebra-style JSON-RPC) byte for byte, " +
         "against each other and against Zebra JSON-RPC as ground truth.",
     )
+    .version(VERSION, "-V, --version", "print zconform's version")
     .showHelpAfterError()
     // Set before the commands are declared: each inherits it.
     .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
