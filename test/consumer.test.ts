@@ -11,6 +11,7 @@ import { readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { lightwalletProtocol } from "../src/zcash/protocol.js";
 import { loadCorpus } from "../src/core/corpus/load.js";
+import { distIsCurrent } from "../bin/dist-current.js";
 import { REPO } from "./tools/cli.js";
 import { tempDir, type TempDir } from "./tools/temp-corpus.js";
 
@@ -83,7 +84,9 @@ describe("installed from a packed tarball into a fresh project, set up as docs/c
 
   beforeAll(() => {
     project = tempDir("zconform-consumer-");
-    npm(["pack", "--pack-destination", project.path], REPO);
+    // What `npm pack` builds first (prepare), only when the build is not current already.
+    if (!distIsCurrent(REPO)) npm(["run", "build"], REPO);
+    npm(["pack", "--ignore-scripts", "--pack-destination", project.path], REPO);
     const tarball = readdirSync(project.path).find((f) => f.endsWith(".tgz"));
     if (!tarball) throw new Error("npm pack wrote no tarball");
     npm(["init", "-y"], project.path);
