@@ -31,5 +31,8 @@ const config: Config = {
   maxWorkers: phase === "timing" ? 1 : workers,
   testTimeout: 60000,
   reporters: ["default", "<rootDir>/test/tools/skip-reporter.js"],
+  // The synthetic chain built once for the whole run instead of at every fixture start.
+  globalSetup: "<rootDir>/test/tools/synthetic-cache-setup.js",
+  globalTeardown: "<rootDir>/test/tools/synthetic-cache-teardown.js",
 };
 export default config;
