@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect } from "@jest/globals";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { goldenChainFolder, prepareRegtestRun, type PreparedRegtestRun } from "../src/cli/regtest.js";
+import { prepareRegtestRun, type PreparedRegtestRun } from "../src/cli/regtest.js";
 import { runSession, type SessionResult } from "../src/core/run/session.js";
 import { jsonRpcTarget } from "../src/core/targets/jsonrpc.js";
 import { nodeCall, type NodeCall } from "../src/zcash/real/node-call.js";
@@ -69,8 +69,7 @@ describe(`the corpus on real zebrad ${pin.version} while it mines a block every 
   beforeAll(async () => {
     if (!installed) return;
     dir = mkdtempSync(join(tmpdir(), "zconform-real-moving-"));
-    // The committed chain, replayed: no blocks to mine and prove before the runs.
-    prepared = await prepareRegtestRun({ dir, cases: CASES, profiles: ["reference"], replay: goldenChainFolder("golden") }, quiet);
+    prepared = await prepareRegtestRun({ dir, cases: CASES, profiles: ["reference"] }, quiet);
     real = new Set(prepared.inputs.config.builds.filter((b) => b.pin !== undefined).map((b) => b.name));
     still = await runSession({ ...prepared.inputs, reporters: [], protocol: lightwalletProtocol });
     const z = prepared.net.zebrad;
