@@ -260,5 +260,10 @@ describe("a run on a chain that moved", () => {
       'the chain moved during the run: 3 cases were asked again once the builds served the node\'s tip (marked "reasked" in the reports)',
     );
     expect(lines).toContain("time to serve the node's tip: lightwalletd 1.2 s median, 2.1 s at most (4×)");
+    expect(lines.join("\n")).not.toMatch(/never saw the chain hold still/);
+    const unsettled = renderSummary({ ...summary, chainMotion: { ...summary.chainMotion!, unsettled: 1 } }, new Chalk({ level: 0 }));
+    expect(unsettled).toContain(
+      '1 of them never saw the chain hold still through an attempt: their builds with differences could not be checked (the differences are under "reasked.unsettled")',
+    );
   });
 });

@@ -204,6 +204,11 @@ function chainMotionLines(m: NonNullable<RunSummary["chainMotion"]>): string[] {
   const lag = Object.entries(m.lag).map(([b, l]) => `${b} ${(l.p50Ms / 1000).toFixed(1)} s median, ${(l.maxMs / 1000).toFixed(1)} s at most (${l.samples}×)`);
   return [
     `the chain moved during the run: ${m.reasked} ${m.reasked === 1 ? "case was" : "cases were"} asked again once the builds served the node's tip (marked "reasked" in the reports)`,
+    ...(m.unsettled
+      ? [
+          `${m.unsettled} of them never saw the chain hold still through an attempt: their builds with differences could not be checked (the differences are under "reasked.unsettled")`,
+        ]
+      : []),
     ...(lag.length > 0 ? [`time to serve the node's tip: ${lag.join("; ")}`] : []),
   ];
 }

@@ -73,7 +73,12 @@ export interface RunSummary {
   drifted?: number;
   unrecorded?: number;
   /** When the chain moved during the run: cases asked again, and each build's lag behind its node (ms). */
-  chainMotion?: { reasked: number; lag: Record<string, { samples: number; p50Ms: number; maxMs: number }> };
+  chainMotion?: {
+    reasked: number;
+    /** Cases the chain moved through on every attempt: their builds with differences could not be checked. */
+    unsettled?: number;
+    lag: Record<string, { samples: number; p50Ms: number; maxMs: number }>;
+  };
   durationMs: number;
 }
 

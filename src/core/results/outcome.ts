@@ -23,7 +23,10 @@ export interface BuildOutcome {
   outcome: OutcomeKind;
   /** For unchecked and unjudged: why, in a few words. */
   reason?: string;
-  /** For unchecked: whose answer was missing, the build itself or "oracle", and its fault. */
+  /**
+   * For unchecked: whose answer was missing, the build itself or "oracle", and its fault;
+   * or "chain": the chain moved through every attempt (src/core/run/moving-chain.ts).
+   */
   cause?: string;
   fault?: Fault;
 }

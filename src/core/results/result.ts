@@ -72,8 +72,13 @@ export interface Reasked {
   attempts: number;
   /** New divergences the first attempt had, which the chain's movement made. */
   firstDivergences: number;
-  /** Whether the last attempt, too, saw the chain move (its verdict is then the best there is). */
+  /** Whether the last attempt, too, saw the chain move. */
   stillMoving: boolean;
+  /**
+   * When it did: the last attempt's unexplained differences, moved out of the case's
+   * divergences (no answer was taken at one tip; its builds are unchecked, not new).
+   */
+  unsettled?: ClassifiedDivergence[];
 }
 
 export interface CaseResult {

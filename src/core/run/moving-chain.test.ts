@@ -25,6 +25,7 @@ const result = (divergences: ClassifiedDivergence[]): CaseResult => ({
   tags: [],
   source: "f:1",
   answers: [],
+  outcomes: [{ build: "indexer", outcome: divergences.length > 0 ? "new" : "pass" }],
   divergences,
   volatile: [],
   excluded: [],
@@ -109,6 +110,37 @@ describe("a run on a chain that moves", () => {
     };
     const r = await onMovingChain(c.attempt, [build], moving, new Map());
     expect(r?.reasked).toMatchObject({ attempts: 3, stillMoving: true });
+  });
+
+  test("a case the chain moved through on every attempt is unchecked, not new: its differences are kept aside", async () => {
+    const c = chain(300);
+    c.state.node = 301;
+    const moving = c.options({ settleMs: 10 });
+    const read = moving.tips.node;
+    moving.tips.node = async () => {
+      c.state.node++;
+      return read();
+    };
+    const r = await onMovingChain(c.attempt, [build], moving, new Map());
+    expect(r?.divergences).toEqual([]);
+    expect(r?.reasked?.unsettled).toEqual([diverging]);
+    expect(r?.outcomes).toEqual([{ build: "indexer", outcome: "unchecked", cause: "chain", reason: expect.stringContaining("each of its 3 attempts") }]);
+  });
+
+  test("a known difference stays where it is when the chain never held still: the ledger explains it at any tip", async () => {
+    const c = chain(300);
+    c.state.node = 301;
+    const known = { ...diverging, path: "hash", quirk: "some-entry" };
+    const moving = c.options({ settleMs: 10 });
+    const read = moving.tips.node;
+    moving.tips.node = async () => {
+      c.state.node++;
+      return read();
+    };
+    const attempt = async () => ({ ...(await c.attempt()), divergences: [known, diverging] });
+    const r = await onMovingChain(attempt, [build], moving, new Map());
+    expect(r?.divergences).toEqual([known]);
+    expect(r?.reasked?.unsettled).toEqual([diverging]);
   });
 
   test("no case is asked again once the run was interrupted", async () => {

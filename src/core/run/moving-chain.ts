@@ -127,7 +127,26 @@ export async function onMovingChain(
     firstDivergences: firstNew,
     stillMoving,
   };
-  return { ...result, reasked };
+  return stillMoving ? unsettled({ ...result, reasked }) : { ...result, reasked };
+}
+
+/**
+ * A case the chain moved through on every attempt has no answer taken at one tip: what
+ * still differs was not earned by the build, and no pass either. Its builds with
+ * unexplained differences could not be checked (exit 3, never 1), and those differences
+ * stay in the result under `reasked.unsettled` for a reader to see.
+ */
+function unsettled(r: CaseResult & { reasked: Reasked }): CaseResult {
+  const open = r.divergences.filter((d) => d.quirk === null);
+  if (open.length === 0) return r;
+  const builds = new Set(open.map((d) => d.build));
+  const reason = `the chain moved during each of its ${r.reasked.attempts} attempts: no answer was taken at one tip to compare`;
+  return {
+    ...r,
+    divergences: r.divergences.filter((d) => d.quirk !== null),
+    outcomes: r.outcomes?.map((o) => (builds.has(o.build) ? { build: o.build, outcome: "unchecked", cause: "chain", reason } : o)),
+    reasked: { ...r.reasked, unsettled: open },
+  };
 }
 
 /** Lag figures per build: samples, median and worst, in milliseconds. */

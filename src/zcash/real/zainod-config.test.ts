@@ -32,7 +32,13 @@ test("gRPC on its own loopback port without TLS; its database and XDG folders in
   expect(zainodArgs(setup)).toEqual(["start", "--config", "/tmp/zd/zainod.toml"]);
   const env = zainodEnv(setup, { PATH: "/bin", ZAINO_NETWORK: "Mainnet" });
   expect(env.ZAINO_NETWORK).toBeUndefined();
-  expect(env).toMatchObject({ PATH: "/bin", XDG_CACHE_HOME: "/tmp/zd/xdg/cache", XDG_RUNTIME_DIR: "/tmp/zd/xdg/run", ZAINOLOG_COLOR: "false" });
+  expect(env).toMatchObject({
+    PATH: "/bin",
+    XDG_CACHE_HOME: "/tmp/zd/xdg/cache",
+    XDG_RUNTIME_DIR: "/tmp/zd/xdg/run",
+    TMPDIR: "/tmp/zd/tmp",
+    ZAINOLOG_COLOR: "false",
+  });
 });
 
 test("an ingest is stuck once zainod has retried one block five times, and the error names the block's reason", () => {

@@ -35,6 +35,8 @@ export const zainodFiles = (folder: string) => ({
   database: join(folder, "db"),
   zebraDb: join(folder, "zebra-db-unused"),
   xdg: join(folder, "xdg"),
+  /** Its TMPDIR: the ephemeral finalised state's temporary folder goes with the server's own. */
+  tmp: join(folder, "tmp"),
   /** zainod logs to stdout and stderr only. */
   log: join(folder, "zainod.log"),
   /** Where its JSON-RPC server writes the cookie clients authenticate with (Zebra's `.cookie`, `__cookie__:<token>`). */
@@ -93,6 +95,7 @@ export function zainodEnv(s: ZainodSetup, base: NodeJS.ProcessEnv = process.env)
     XDG_CONFIG_HOME: join(xdg, "config"),
     XDG_CACHE_HOME: join(xdg, "cache"),
     XDG_RUNTIME_DIR: join(xdg, "run"),
+    TMPDIR: zainodFiles(s.folder).tmp,
     ZAINOLOG_FORMAT: "stream",
     ZAINOLOG_COLOR: "false",
   };

@@ -3,7 +3,7 @@
 // i.e. it has ingested every block. On failure (also when it keeps retrying one block)
 // the error quotes the last lines of its log.
 
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create, fromBinary } from "@bufbuild/protobuf";
@@ -30,6 +30,7 @@ export async function startZainod(pin: Pin, node: NodeRpc, o: StartOptions): Pro
   const files = zainodFiles(folder);
   // The folder is mkdtemp's (mode 0700): a password in the config is never readable by others.
   writeFileAtomic(files.config, zainodToml(setup));
+  mkdirSync(files.tmp);
   chmodSync(files.config, 0o600);
   const proc = spawnServer({ binary, args: zainodArgs(setup), cwd: folder, logFile: files.log, logsToStdout: true, env: zainodEnv(setup) });
   const grpcUrl = `http://127.0.0.1:${setup.grpcPort}`;

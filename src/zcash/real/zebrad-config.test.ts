@@ -25,6 +25,9 @@ test("JSON-RPC with cookie auth and the built-in lightwallet gRPC on loopback po
   expect(zebradArgs(setup)).toEqual(["-c", "/tmp/zb/zebrad.toml", "start"]);
 });
 
-test("none of the caller's ZEBRA_ variables, which override the config file, reach zebrad", () => {
-  expect(zebradEnv({ PATH: "/bin", ZEBRA_NETWORK__NETWORK: "Mainnet", ZEBRA_RPC__LISTEN_ADDR: "0.0.0.0:8232" })).toEqual({ PATH: "/bin" });
+test("none of the caller's ZEBRA_ variables, which override the config file, reach zebrad; its temporary folders stay in its own", () => {
+  expect(zebradEnv("/tmp/zb", { PATH: "/bin", ZEBRA_NETWORK__NETWORK: "Mainnet", ZEBRA_RPC__LISTEN_ADDR: "0.0.0.0:8232", TMPDIR: "/tmp" })).toEqual({
+    PATH: "/bin",
+    TMPDIR: "/tmp/zb/tmp",
+  });
 });

@@ -29,6 +29,8 @@ export const zebradFiles = (folder: string) => ({
   cookie: join(folder, ".cookie"),
   /** zebrad logs to stdout only. */
   log: join(folder, "zebrad.log"),
+  /** Its TMPDIR: an ephemeral state lives in a temporary folder that a killed zebrad leaves behind. */
+  tmp: join(folder, "tmp"),
 });
 
 export function zebradToml(s: ZebradSetup): string {
@@ -69,6 +71,6 @@ export function zebradArgs(s: ZebradSetup): string[] {
   return ["-c", zebradFiles(s.folder).config, "start"];
 }
 
-export function zebradEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(base).filter(([k]) => !k.startsWith("ZEBRA_")));
+export function zebradEnv(folder: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...Object.fromEntries(Object.entries(base).filter(([k]) => !k.startsWith("ZEBRA_"))), TMPDIR: zebradFiles(folder).tmp };
 }

@@ -4,7 +4,7 @@
 // template, solves it with a null solution and submits it). Its JSON-RPC is an oracle
 // and its built-in CompactTxStreamer a build. On failure the error quotes its log.
 
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/io/atomic-write.js";
@@ -56,9 +56,10 @@ export async function startZebrad(pin: Pin, o: ZebradStartOptions): Promise<Runn
   };
   const files = zebradFiles(folder);
   writeFileAtomic(files.config, zebradToml(setup));
+  mkdirSync(files.tmp);
   chmodSync(files.config, 0o600);
   const t0 = performance.now();
-  const proc = spawnServer({ binary, args: zebradArgs(setup), cwd: folder, logFile: files.log, logsToStdout: true, env: zebradEnv() });
+  const proc = spawnServer({ binary, args: zebradArgs(setup), cwd: folder, logFile: files.log, logsToStdout: true, env: zebradEnv(folder) });
   const jsonrpc = { url: `http://127.0.0.1:${setup.rpcPort}/`, auth: { kind: "cookie" as const, cookieFile: files.cookie } };
   const target = jsonRpcTarget(jsonrpc, { connections: 2 });
   const close = async () => {
