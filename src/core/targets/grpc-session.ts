@@ -34,6 +34,8 @@ export interface SessionLease {
 
 interface Entry {
   session: http2.ClientHttp2Session;
+  /** node's native session under `session` (see keepBroken). */
+  native: object | undefined;
   wire: WireWatch;
   connected: boolean;
   /** The server sent its HTTP/2 settings. */
@@ -168,7 +170,7 @@ export class GrpcConnection {
       maxSessionMemory: 64,
       createConnection: () => wire,
     });
-    const e: Entry = { session, wire, connected: false, spoke: false, active: 0, ending: false };
+    const e: Entry = { session, native: nativeSession(session), wire, connected: false, spoke: false, active: 0, ending: false };
     entry = e;
     socket.once(secure ? "secureConnect" : "connect", () => {
       e.connected = true;
@@ -199,7 +201,10 @@ export class GrpcConnection {
       }
       this.discard(session);
     });
-    session.on("close", () => this.discard(session));
+    session.on("close", () => {
+      this.discard(session);
+      if (e.broken !== undefined) keepBroken(e);
+    });
     session.on("frameError", (type: number, code: number) => {
       // After the server's GOAWAY, a frame it no longer takes is no break: node closes the session.
       if (!wire.server.goaway) this.breakWith(e, frameNotSent(type, code));
@@ -214,6 +219,29 @@ export class GrpcConnection {
     this.entry = e;
     return e;
   }
+}
+
+/**
+ * node 20 aborts the whole process when the garbage collector frees a native HTTP/2
+ * session that nghttp2 broke off with memory still counted against it (node_http2.cc,
+ * ~Http2Session: `current_nghttp2_memory_ == 0`); seen here within a few hundred
+ * connections to peers that break HTTP/2 on a loaded machine (test/tools/broken-peer-gc.ts).
+ * A run would die with no report written. The native session of each connection a peer
+ * broke is therefore kept referenced for the life of the process, never freed: a few KiB
+ * per broken connection.
+ */
+const brokenNativeSessions: object[] = [];
+
+function keepBroken(entry: Entry): void {
+  if (entry.native) brokenNativeSessions.push(entry.native);
+  entry.native = undefined;
+}
+
+/** The native session node keeps under a ClientHttp2Session (an own symbol property), while it has one. */
+function nativeSession(session: http2.ClientHttp2Session): object | undefined {
+  const key = Object.getOwnPropertySymbols(session).find((k) => k.description === "kHandle");
+  const handle: unknown = key ? (session as unknown as Record<symbol, unknown>)[key] : undefined;
+  return typeof handle === "object" && handle !== null ? handle : undefined;
 }
 
 /**
