@@ -14,7 +14,9 @@
 // a fresh process (`node bin/zconform.js`, compiled dist/ when it is current) over the same
 // servers, its heights/s read from its JSON report; a fresh process runs its first
 // hundreds of thousands of blocks in code V8 has not optimized yet, so beside each run of
-// the command a tuned drain in a fresh process (bench/drain-child.ts) pays the same.
+// the command a tuned drain in a fresh process (bench/alone-child.ts) pays the same. And a
+// long sweep's steady state: the drain and the sweep each alone in a process of its own,
+// pass after pass, so that neither runs in code another kind of pass has warmed.
 // Run: npx tsx bench/sweep.ts [blocks=1000000] [builds=2] [pools=TRANSPARENT,SAPLING,ORCHARD] [rounds=3]
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -30,6 +32,7 @@ const poolNames = process.argv[4] ?? "TRANSPARENT,SAPLING,ORCHARD";
 const pools = poolsArg(poolNames);
 const rounds = Number(process.argv[5] ?? 3);
 const divergingBlocks = Math.max(10_000, Math.round(blocks / 10));
+const STEADY_PASSES = 6;
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -64,10 +67,21 @@ async function measure(urls: Record<string, string>, heights: number, stages: re
   return passes;
 }
 
+/** Heights/s of each pass of one kind, in a fresh process of its own (bench/alone-child.ts). */
+function alone(kind: "drain" | "sweep", passes: number, urls: Record<string, string>, heights: number): number[] {
+  const out = execFileSync(
+    process.execPath,
+    ["--import", "tsx", "bench/alone-child.ts", kind, String(passes), String(heights), poolNames, ...Object.values(urls)],
+    {
+      encoding: "utf8",
+    },
+  );
+  return (JSON.parse(out) as { heightsPerSecond: number[] }).heightsPerSecond;
+}
+
 /**
  * `zconform sweep` over `urls` in a fresh process, `rounds` times: heights/s from its JSON
- * report; each beside a tuned-window drain in a fresh process (bench/drain-child.ts), its
- * like-for-like ceiling.
+ * report; each beside a tuned-window drain in a fresh process, its like-for-like ceiling.
  */
 function freshRates(urls: Record<string, string>, heights: number): { command: number[]; drain: number[] } {
   const dir = mkdtempSync(join(tmpdir(), "zconform-bench-sweep-"));
@@ -77,10 +91,7 @@ function freshRates(urls: Record<string, string>, heights: number): { command: n
     const builds = Object.entries(urls).map(([name, url]) => `  - { name: ${name}, implementation: other, grpc: { url: "${url}" } }`);
     writeFileSync(config, ["chain: regtest", "builds:", ...builds, ""].join("\n"));
     for (let round = 0; round < rounds; round++) {
-      const drained = execFileSync(process.execPath, ["--import", "tsx", "bench/drain-child.ts", String(heights), poolNames, ...Object.values(urls)], {
-        encoding: "utf8",
-      });
-      out.drain.push((JSON.parse(drained) as { heightsPerSecond: number }).heightsPerSecond);
+      out.drain.push(alone("drain", 1, urls, heights)[0]!);
       const report = join(dir, "sweep.json");
       execFileSync(process.execPath, [
         "bin/zconform.js",
@@ -124,10 +135,18 @@ const ALL: Stage[] = ["drain (tuned windows)", "drain (own windows)", "client re
 const identical = await startReplayChild(blocks, poolNames.split(","), names);
 let passes: Passes;
 let fresh: { command: number[]; drain: number[] };
+const steady = { drain: [] as number[], sweep: [] as number[] };
 try {
   console.log(`replay child: ${(identical.bytes / 1e6).toFixed(1)} MB of frames per build, ready in ${(identical.encodeMs / 1000).toFixed(1)} s`);
   passes = await measure(identical.urls, blocks, ALL, false);
   fresh = freshRates(identical.urls, blocks);
+  // A long sweep (mainnet is over 3,000,000 heights) runs mostly warm: each kind alone in
+  // its own process, STEADY_PASSES back to back, the first two left out as warm-up;
+  // processes alternate, `rounds` of each.
+  for (let round = 0; round < rounds; round++) {
+    steady.drain.push(...alone("drain", STEADY_PASSES, identical.urls, blocks).slice(2));
+    steady.sweep.push(...alone("sweep", STEADY_PASSES, identical.urls, blocks).slice(2));
+  }
 } finally {
   await identical.stop();
 }
@@ -153,6 +172,13 @@ console.log(
   `| zconform sweep, a fresh process (its report's heights/s) | ${n0(blocks)} | ${n0(cmd.best)} / ${n0(cmd.median)} | ` +
     `the command / drain (tuned windows): ${(cmd.best / tuned.best).toFixed(2)} / ${(cmd.median / tuned.median).toFixed(2)} |`,
 );
+const steadyDrain = bestAndMedian(steady.drain);
+const steadySweep = bestAndMedian(steady.sweep);
+console.log(
+  `| drain (tuned windows), alone in its process, passes 3–${STEADY_PASSES} | ${n0(blocks)} | ${n0(steadyDrain.best)} / ${n0(steadyDrain.median)} | ` +
+    `sweep alone / this: ${(steadySweep.best / steadyDrain.best).toFixed(2)} / ${(steadySweep.median / steadyDrain.median).toFixed(2)} |`,
+);
+console.log(`| sweep, alone in its process, passes 3–${STEADY_PASSES} | ${n0(blocks)} | ${n0(steadySweep.best)} / ${n0(steadySweep.median)} | |`);
 console.log("");
 console.log("identical path:");
 breakdown(passes, ALL.slice(1), blocks, buildCount);
