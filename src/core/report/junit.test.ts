@@ -17,7 +17,7 @@ interface XmlCase {
   name: string;
   time: string;
   failure?: { message: string; "#text"?: string };
-  error?: unknown;
+  error?: { message: string; type: string; "#text"?: string };
   skipped?: unknown;
   "system-out"?: string;
 }
@@ -177,6 +177,29 @@ describe("junitXmlFrom", () => {
     expect(skipped!.skipped).toBeDefined();
     expect(down!.error).toBeDefined();
     expect(Number(root.time)).toBeCloseTo(1.234);
+  });
+
+  test("a case the chain moved through on every attempt is an error naming why, with the differences it kept aside", () => {
+    const d = { path: "height", left: "oracle", detail: "", caseId: "GetLatestBlock/tip", method: "GetLatestBlock", transport: "grpc" as const };
+    const moved = { ...d, kind: "value" as const, right: "a", build: "a", quirk: null, leftValue: 301, rightValue: 300 };
+    const reason = "the chain moved during each of its 6 attempts: no answer was taken at one tip to compare";
+    const xml = junitXmlFrom(
+      report([
+        result({
+          caseId: "GetLatestBlock/tip",
+          method: "GetLatestBlock",
+          answers: [answer("a")],
+          outcomes: [{ build: "a", outcome: "unchecked", cause: "chain", reason }],
+          reasked: { because: "the chain moved", attempts: 6, firstDivergences: 1, stillMoving: true, unsettled: [moved] },
+        }),
+      ]),
+    );
+    const grpc = parse(xml).testsuites.find((s) => s.name === "grpc.GetLatestBlock")!;
+    expect([grpc.tests, grpc.failures, grpc.errors]).toEqual(["1", "0", "1"]);
+    const error = grpc.testcase[0]!.error!;
+    expect(error.message).toBe(`could not check: a: ${reason}`);
+    expect(error.type).toBe("unchecked:chain");
+    expect(error["#text"]).toContain("height");
   });
 
   test("the ledger testcase fails on expired entries and, unless allowed, stale ones", () => {

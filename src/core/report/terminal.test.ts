@@ -161,6 +161,10 @@ describe("the end of the terminal report", () => {
     expect(ending([], base({ unchecked, outcomes: { ...summary.outcomes, unchecked: 5 } }), 3).closing.at(-1)).toBe(
       'exit 3: could not check mine (5 of 5 cases) — see the "could not check" lines above',
     );
+    const moved = base({ outcomes: { ...summary.outcomes, unchecked: 2 }, chainMotion: { reasked: 4, unsettled: 2, lag: {} } });
+    expect(ending([], moved, 3).closing.at(-1)).toBe(
+      'exit 3: could not check 2 cases the chain moved through on every attempt — see the "could not check" lines above',
+    );
     expect(ending([result("GetBlock/a", "GetBlock", "pass")], base({ outcomes: { ...summary.outcomes, unjudged: 0 } }), 0).closing.at(-1)).toBe(
       "exit 0: nothing new",
     );

@@ -276,7 +276,11 @@ export function verdictLine(exitCode: number, end: Ended | undefined, reports: R
   }
   if (end.interrupted) return `exit ${exitCode}: interrupted by ${end.interrupted}; the reports hold the ${plural(end.finished, "case")} that finished`;
   if (exitCode === 3) {
-    const sides = s.unchecked.map((u) => `${u.side === "oracle" ? "the oracle" : u.side} (${u.cases} of ${plural(u.of, "case")})`).join(", ");
+    const unsettled = s.chainMotion?.unsettled;
+    const sides = [
+      ...s.unchecked.map((u) => `${u.side === "oracle" ? "the oracle" : u.side} (${u.cases} of ${plural(u.of, "case")})`),
+      ...(unsettled ? [`${plural(unsettled, "case")} the chain moved through on every attempt`] : []),
+    ].join(", ");
     const also = end.fresh.length > 0 ? `; besides, ${freshText(end.fresh)} where it could` : "";
     return `exit 3: could not check ${sides} — see the "could not check" lines above${also}`;
   }
