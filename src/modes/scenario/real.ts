@@ -14,6 +14,7 @@ import type { Anchors } from "../../core/corpus/anchors.js";
 import { chainAnchors } from "../../zcash/fixture/chain/anchors.js";
 import { defaultRecipe } from "../../zcash/real/regtest-chain.js";
 import { startRegtestNetwork } from "../../zcash/real/regtest-network.js";
+import { REAL_DEADLINE_MS } from "../../zcash/real/servers.js";
 import { walletKeys } from "../../zcash/real/regtest-transact.js";
 import { zebradMover } from "../../zcash/scenario/zebrad-mover.js";
 import { runScenariosOn, type ScenarioRunOptions } from "./run.js";
@@ -53,7 +54,8 @@ export async function runScenariosOnRegtest(o: RealScenarioOptions): Promise<Rea
     });
     try {
       for (const note of net.notes) o.progress?.(note);
-      const builds = net.realBuilds();
+      // The deadline every real-server run gives its real builds: slow under load is not stuck.
+      const builds = net.realBuilds({ deadlineMs: REAL_DEADLINE_MS });
       o.progress?.(`zebrad ${net.zebrad.pin.version} at height ${net.tip}; builds: ${builds.map((b) => b.name).join(", ")}`);
       const records = await runScenariosOn(
         { builds, oracle: net.zebrad.jsonrpc, mover: zebradMover(net.zebrad.rpc) },
