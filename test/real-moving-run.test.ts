@@ -117,7 +117,17 @@ describe(`the corpus on real zebrad ${pin.version} while it mines a block every 
 
   realTest("the moving run has no new divergence that the still run does not have", () => {
     const before = new Set(fresh(still, real));
-    expect(fresh(moving, real).filter((d) => !before.has(d))).toEqual([]);
+    const extra = fresh(moving, real).filter((d) => !before.has(d));
+    // When it fails: how those cases were asked again, and each build's lag, to tell why.
+    const ids = new Set(extra.map((d) => d.split(" ")[0]));
+    const why =
+      extra.length === 0
+        ? {}
+        : {
+            reasked: moving.results.filter((r) => ids.has(r.caseId)).map((r) => ({ id: r.caseId, ...r.reasked, unsettled: undefined })),
+            lag: moving.summary.chainMotion?.lag,
+          };
+    expect({ extra, why }).toEqual({ extra: [], why: {} });
   });
 
   realTest("the moving run still judges its cases: few never saw the chain hold still through an attempt", () => {

@@ -74,6 +74,8 @@ export interface Reasked {
   firstDivergences: number;
   /** Whether the last attempt, too, saw the chain move. */
   stillMoving: boolean;
+  /** Builds that had not served the node's tip within the wait (settleMs) when the case was last asked: judged as they answered. */
+  behind?: string[];
   /**
    * When it did: the last attempt's unexplained differences, moved out of the case's
    * divergences (no answer was taken at one tip; its builds are unchecked, not new).

@@ -96,7 +96,39 @@ describe("a run on a chain that moves", () => {
     c.state.node = 301;
     const r = await onMovingChain(c.attempt, [build], c.options({ settleMs: 30 }), new Map());
     expect(r?.divergences).toHaveLength(1);
+    expect(r?.reasked).toMatchObject({ attempts: 2, stillMoving: false, behind: ["indexer"] });
+  });
+
+  test("a build that said its tip once and then misses a tip read (slow, not unable) is waited for", async () => {
+    const c = chain(300);
+    c.state.node = 301;
+    const options = c.options();
+    const read = options.tips.build;
+    let reads = 0;
+    // Its second and third tip reads fail, as a read past its deadline does; it catches up at the fifth.
+    options.tips.build = async (b) => {
+      reads++;
+      if (reads === 5) c.state.indexer = 301;
+      return reads === 2 || reads === 3 ? undefined : read(b);
+    };
+    const r = await onMovingChain(c.attempt, [build], options, new Map());
+    expect(r?.divergences).toEqual([]);
     expect(r?.reasked).toMatchObject({ attempts: 2, stillMoving: false });
+    expect(r?.reasked?.behind).toBeUndefined();
+  });
+
+  test("a build that has never said its tip is not waited for: its answers speak for it", async () => {
+    const c = chain(300);
+    c.state.node = 301;
+    const options = c.options();
+    let reads = 0;
+    options.tips.build = async () => {
+      reads++;
+      return undefined;
+    };
+    const r = await onMovingChain(c.attempt, [build], options, new Map());
+    expect(reads).toBe(1);
+    expect(r?.divergences).toHaveLength(1);
   });
 
   test("a chain that keeps moving is asked at most retries more times, and the result says it was still moving", async () => {

@@ -51,32 +51,41 @@ export type LagSamples = Map<string, number[]>;
  */
 export interface SettledTip {
   tip: ChainTip;
+  /** Builds that have said their tip during the run: one that does not answer a tip read now is slow, not unable. */
+  said?: Set<string>;
 }
 
 const sameTip = (a: ChainTip | undefined, b: ChainTip | undefined) => a !== undefined && b !== undefined && a.height === b.height && a.hash === b.hash;
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits until every build serves at least the node's tip (or settleMs passes); records each one's wait. */
-async function settle(builds: readonly Build[], tip: ChainTip, m: MotionOptions, lag: LagSamples, signal?: AbortSignal): Promise<void> {
+/**
+ * Waits until every build serves at least the node's tip (or settleMs passes); records each
+ * one's wait. Returns the builds still behind when it stopped waiting.
+ */
+async function settle(builds: readonly Build[], tip: ChainTip, m: MotionOptions, lag: LagSamples, said: Set<string>, signal?: AbortSignal): Promise<string[]> {
   const t0 = performance.now();
-  await Promise.all(
-    builds.map(async (b) => {
+  const behind = await Promise.all(
+    builds.map(async (b): Promise<string | undefined> => {
       for (;;) {
         const t = await m.tips.build(b).catch(() => undefined);
-        // A build that will not say its tip is not waited for: its answers speak for it.
-        if (t === undefined) return;
-        if (t.height >= tip.height) {
+        // A build that will not say its tip is not waited for: its answers speak for it. One
+        // that has said it before and does not now (a tip read past its short deadline on a
+        // busy machine) is waited for like any other.
+        if (t === undefined && !said.has(b.name)) return undefined;
+        if (t !== undefined) said.add(b.name);
+        if (t !== undefined && t.height >= tip.height) {
           const samples = lag.get(b.name) ?? [];
           samples.push(Math.round(performance.now() - t0));
           lag.set(b.name, samples);
-          return;
+          return undefined;
         }
-        if (performance.now() - t0 > m.settleMs || signal?.aborted) return;
+        if (performance.now() - t0 > m.settleMs || signal?.aborted) return b.name;
         await pause(m.pollMs ?? 100);
       }
     }),
   );
+  return behind.filter((n): n is string => n !== undefined);
 }
 
 /**
@@ -108,8 +117,10 @@ export async function onMovingChain(
   let attempts = 1;
   let stillMoving = true;
   let tip = now;
+  let behind: string[] = [];
+  settled.said ??= new Set();
   while (attempts <= m.retries && !signal?.aborted) {
-    await settle(builds, tip, m, lag, signal);
+    behind = await settle(builds, tip, m, lag, settled.said, signal);
     const again = await attempt(tip);
     if (!again) return undefined;
     attempts++;
@@ -126,6 +137,7 @@ export async function onMovingChain(
     attempts,
     firstDivergences: firstNew,
     stillMoving,
+    ...(behind.length > 0 ? { behind } : {}),
   };
   return stillMoving ? unsettled({ ...result, reasked }) : { ...result, reasked };
 }

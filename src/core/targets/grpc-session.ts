@@ -13,7 +13,7 @@ import http2 from "node:http2";
 import net from "node:net";
 import tls from "node:tls";
 import type { GrpcEndpoint } from "./endpoint.js";
-import { debugText, describeGoaway, frameNotSent, WireWatch, type WireLog } from "./grpc-wire.js";
+import { debugText, describeGoaway, FRAME_NOT_SENT, frameNotSent, WireWatch, type WireLog } from "./grpc-wire.js";
 import { nodeTlsOptions } from "./tls.js";
 
 /** A session handed to one call; `release()` exactly once when the call ends. */
@@ -141,9 +141,19 @@ export class GrpcConnection {
     return e;
   }
 
-  /** The connection is broken: no call may use it again, and the calls on it end now. */
-  private breakWith(entry: Entry, why: string): void {
-    if (entry.ending || entry.broken !== undefined) return;
+  /**
+   * The connection is broken: no call may use it again, and the calls on it end now.
+   * `explains`: the client's own GOAWAY with an error code, read off the wire. nghttp2 may
+   * refuse a frame of ours (a frameError) a moment before that GOAWAY is written, on a
+   * busy machine; the GOAWAY says what broke, so it replaces the earlier reason, which the
+   * calls read only once their streams closed.
+   */
+  private breakWith(entry: Entry, why: string, explains = false): void {
+    if (entry.ending) return;
+    if (entry.broken !== undefined) {
+      if (explains && entry.broken.startsWith(FRAME_NOT_SENT)) entry.broken = why;
+      return;
+    }
     entry.broken = why;
     this.discard(entry.session);
     // Not from inside node's own frame handling, which may be what called us.
@@ -161,7 +171,7 @@ export class GrpcConnection {
     socket.setNoDelay(true);
     let entry: Entry | undefined;
     const wire = new WireWatch(socket, (goaway) => {
-      if (entry && goaway.code !== 0) this.breakWith(entry, `the client ended the connection with ${describeGoaway(goaway)}: the server broke HTTP/2`);
+      if (entry && goaway.code !== 0) this.breakWith(entry, `the client ended the connection with ${describeGoaway(goaway)}: the server broke HTTP/2`, true);
     });
     const session = http2.connect(url.origin, {
       settings: { enablePush: false, initialWindowSize: STREAM_WINDOW_BYTES },

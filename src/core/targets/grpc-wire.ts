@@ -219,6 +219,9 @@ export function describeGoaway(g: GoawayFrame): string {
 }
 
 /** Why a connection is broken when node could not send one of its frames ('frameError'). */
+/** How every frameNotSent reason begins. */
+export const FRAME_NOT_SENT = "the client could not send an HTTP/2 frame";
+
 export function frameNotSent(type: number, code: number): string {
-  return `the client could not send an HTTP/2 frame (type ${type}, error ${code}) to the server`;
+  return `${FRAME_NOT_SENT} (type ${type}, error ${code}) to the server`;
 }
