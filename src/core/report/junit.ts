@@ -89,12 +89,13 @@ function caseTestcases(r: CaseResult, ctx: ReportContext): TestCase[] {
     const body: string[] = [];
     let verdictTag = "";
     const fault = outcome?.fault ?? a.fault;
-    if (outcome?.outcome === "unchecked" && !fault) {
+    const unchecked = outcome?.outcome === "unchecked" || (a.fault !== undefined && !outcome);
+    if (unchecked && !fault) {
       // Nobody's fault: the chain moved through every attempt (moving-chain.ts).
-      const message = `could not check: ${a.side}: ${outcome.reason ?? "no answer to compare"}`;
+      const message = `could not check: ${a.side}: ${outcome?.reason ?? "no answer to compare"}`;
       const unsettled = (r.reasked?.unsettled ?? []).filter((d) => d.build === a.side);
-      verdictTag = `\n      <error${attrs({ message, type: `unchecked:${outcome.cause ?? "unknown"}` })}>${xmlText([message, ...divergenceLines(unsettled, ctx)].join("\n"))}</error>`;
-    } else if ((outcome?.outcome === "unchecked" || (a.fault && !outcome)) && fault) {
+      verdictTag = `\n      <error${attrs({ message, type: `unchecked:${outcome?.cause ?? "unknown"}` })}>${xmlText([message, ...divergenceLines(unsettled, ctx)].join("\n"))}</error>`;
+    } else if (unchecked && fault) {
       const who = outcome?.cause === "oracle" ? "the oracle" : a.side;
       const advice = adviceFor(fault);
       const message = `could not check: ${who}: ${advice.what} — ${fault.detail}; ${advice.hint}`;

@@ -58,6 +58,17 @@ function chain(start: number) {
   return { state, options, attempt };
 }
 
+/** Options where every read of the node's tip finds a new block: the chain never holds still. */
+function everMoving(c: ReturnType<typeof chain>): MotionOptions {
+  const moving = c.options({ settleMs: 10 });
+  const read = moving.tips.node;
+  moving.tips.node = async () => {
+    c.state.node++;
+    return read();
+  };
+  return moving;
+}
+
 describe("a run on a chain that moves", () => {
   test("on a chain that holds still, a diverging case is judged as it is, and only one tip is read", async () => {
     const c = chain(300);
@@ -134,12 +145,7 @@ describe("a run on a chain that moves", () => {
   test("a chain that keeps moving is asked at most retries more times, and the result says it was still moving", async () => {
     const c = chain(300);
     c.state.node = 301;
-    const moving = c.options({ settleMs: 10 });
-    const read = moving.tips.node;
-    moving.tips.node = async () => {
-      c.state.node++;
-      return read();
-    };
+    const moving = everMoving(c);
     const r = await onMovingChain(c.attempt, [build], moving, new Map());
     expect(r?.reasked).toMatchObject({ attempts: 3, stillMoving: true });
   });
@@ -147,12 +153,7 @@ describe("a run on a chain that moves", () => {
   test("a case the chain moved through on every attempt is unchecked, not new: its differences are kept aside", async () => {
     const c = chain(300);
     c.state.node = 301;
-    const moving = c.options({ settleMs: 10 });
-    const read = moving.tips.node;
-    moving.tips.node = async () => {
-      c.state.node++;
-      return read();
-    };
+    const moving = everMoving(c);
     const r = await onMovingChain(c.attempt, [build], moving, new Map());
     expect(r?.divergences).toEqual([]);
     expect(r?.reasked?.unsettled).toEqual([diverging]);
@@ -163,12 +164,7 @@ describe("a run on a chain that moves", () => {
     const c = chain(300);
     c.state.node = 301;
     const known = { ...diverging, path: "hash", quirk: "some-entry" };
-    const moving = c.options({ settleMs: 10 });
-    const read = moving.tips.node;
-    moving.tips.node = async () => {
-      c.state.node++;
-      return read();
-    };
+    const moving = everMoving(c);
     const attempt = async () => ({ ...(await c.attempt()), divergences: [known, diverging] });
     const r = await onMovingChain(attempt, [build], moving, new Map());
     expect(r?.divergences).toEqual([known]);

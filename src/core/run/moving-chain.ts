@@ -52,7 +52,7 @@ export type LagSamples = Map<string, number[]>;
 export interface SettledTip {
   tip: ChainTip;
   /** Builds that have said their tip during the run: one that does not answer a tip read now is slow, not unable. */
-  said?: Set<string>;
+  said: Set<string>;
 }
 
 const sameTip = (a: ChainTip | undefined, b: ChainTip | undefined) => a !== undefined && b !== undefined && a.height === b.height && a.hash === b.hash;
@@ -102,7 +102,7 @@ export async function onMovingChain(
   m: MotionOptions,
   lag: LagSamples,
   signal?: AbortSignal,
-  settled: SettledTip = { tip: m.startTip },
+  settled: SettledTip = { tip: m.startTip, said: new Set() },
   replans: (tip: ChainTip) => boolean = () => false,
 ): Promise<CaseResult | undefined> {
   const first = await attempt();
@@ -118,7 +118,6 @@ export async function onMovingChain(
   let stillMoving = true;
   let tip = now;
   let behind: string[] = [];
-  settled.said ??= new Set();
   while (attempts <= m.retries && !signal?.aborted) {
     behind = await settle(builds, tip, m, lag, settled.said, signal);
     const again = await attempt(tip);

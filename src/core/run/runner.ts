@@ -272,7 +272,7 @@ export async function runCases(planned: readonly PlannedCase[], o: RunOptions): 
   const limits = new Map(o.builds.map((b) => [b.name, limiter(b.concurrency)]));
   const lag: LagSamples = new Map();
   const motion = o.motion;
-  const settled = motion ? { tip: motion.startTip } : undefined;
+  const settled = motion ? { tip: motion.startTip, said: new Set<string>() } : undefined;
   const one = (pc: PlannedCase) =>
     motion && !pc.skipped
       ? onMovingChain(
