@@ -1,7 +1,7 @@
 import { describe, expect, test } from "@jest/globals";
 import type { Build } from "../targets/config.js";
 import type { CaseResult, ClassifiedDivergence } from "../results/result.js";
-import { lagFigures, onMovingChain, type ChainTip, type LagSamples, type MotionOptions } from "./moving-chain.js";
+import { lagFigures, onMovingChain, settledAtStart, type ChainTip, type LagSamples, type MotionOptions } from "./moving-chain.js";
 
 const build = { name: "indexer" } as Build;
 const tipAt = (height: number): ChainTip => ({ height, hash: `h${height}` });
@@ -55,7 +55,9 @@ function chain(start: number) {
   });
   // The case compares the indexer's tip with the node's: equal, or a divergence.
   const attempt = async () => result(state.indexer === state.node ? [] : [diverging]);
-  return { state, options, attempt };
+  // The run saw its builds serve the start tip before its first case.
+  const settled = { tip: tipAt(start), at: 0, said: new Set<string>() };
+  return { state, options, attempt, settled };
 }
 
 /** Options where every read of the node's tip finds a new block: the chain never holds still. */
@@ -74,7 +76,7 @@ describe("a run on a chain that moves", () => {
     const c = chain(300);
     c.state.indexer = 299; // a real divergence: the indexer serves an older tip while nothing moves
     const lag: LagSamples = new Map();
-    const r = await onMovingChain(c.attempt, [build], c.options(), lag);
+    const r = await onMovingChain(c.attempt, [build], c.options(), lag, undefined, c.settled);
     expect(r?.divergences).toHaveLength(1);
     expect(r?.reasked).toBeUndefined();
     expect(c.state.nodeReads).toBe(1);
@@ -90,7 +92,7 @@ describe("a run on a chain that moves", () => {
       caughtUpAt = performance.now();
     }, 60);
     const lag: LagSamples = new Map();
-    const r = await onMovingChain(c.attempt, [build], c.options(), lag);
+    const r = await onMovingChain(c.attempt, [build], c.options(), lag, undefined, c.settled);
     expect(r?.divergences).toEqual([]);
     expect(r?.reasked).toEqual({ because: expect.stringContaining("from height 300 to 301"), attempts: 2, firstDivergences: 1, stillMoving: false });
     expect(lag.get("indexer")).toHaveLength(1);
@@ -105,7 +107,7 @@ describe("a run on a chain that moves", () => {
   test("a build that never catches up keeps its divergence: the attempt the chain held still through stands", async () => {
     const c = chain(300);
     c.state.node = 301;
-    const r = await onMovingChain(c.attempt, [build], c.options({ settleMs: 30 }), new Map());
+    const r = await onMovingChain(c.attempt, [build], c.options({ settleMs: 30 }), new Map(), undefined, c.settled);
     expect(r?.divergences).toHaveLength(1);
     expect(r?.reasked).toMatchObject({ attempts: 2, stillMoving: false, behind: ["indexer"] });
   });
@@ -122,7 +124,7 @@ describe("a run on a chain that moves", () => {
       if (reads === 5) c.state.indexer = 301;
       return reads === 2 || reads === 3 ? undefined : read(b);
     };
-    const r = await onMovingChain(c.attempt, [build], options, new Map());
+    const r = await onMovingChain(c.attempt, [build], options, new Map(), undefined, c.settled);
     expect(r?.divergences).toEqual([]);
     expect(r?.reasked).toMatchObject({ attempts: 2, stillMoving: false });
     expect(r?.reasked?.behind).toBeUndefined();
@@ -137,7 +139,7 @@ describe("a run on a chain that moves", () => {
       reads++;
       return undefined;
     };
-    const r = await onMovingChain(c.attempt, [build], options, new Map());
+    const r = await onMovingChain(c.attempt, [build], options, new Map(), undefined, c.settled);
     expect(reads).toBe(1);
     expect(r?.divergences).toHaveLength(1);
   });
@@ -146,7 +148,7 @@ describe("a run on a chain that moves", () => {
     const c = chain(300);
     c.state.node = 301;
     const moving = everMoving(c);
-    const r = await onMovingChain(c.attempt, [build], moving, new Map());
+    const r = await onMovingChain(c.attempt, [build], moving, new Map(), undefined, c.settled);
     expect(r?.reasked).toMatchObject({ attempts: 3, stillMoving: true });
   });
 
@@ -154,7 +156,7 @@ describe("a run on a chain that moves", () => {
     const c = chain(300);
     c.state.node = 301;
     const moving = everMoving(c);
-    const r = await onMovingChain(c.attempt, [build], moving, new Map());
+    const r = await onMovingChain(c.attempt, [build], moving, new Map(), undefined, c.settled);
     expect(r?.divergences).toEqual([]);
     expect(r?.reasked?.unsettled).toEqual([diverging]);
     expect(r?.outcomes).toEqual([{ build: "indexer", outcome: "unchecked", cause: "chain", reason: expect.stringContaining("each of its 3 attempts") }]);
@@ -166,9 +168,58 @@ describe("a run on a chain that moves", () => {
     const known = { ...diverging, path: "hash", quirk: "some-entry" };
     const moving = everMoving(c);
     const attempt = async () => ({ ...(await c.attempt()), divergences: [known, diverging] });
-    const r = await onMovingChain(attempt, [build], moving, new Map());
+    const r = await onMovingChain(attempt, [build], moving, new Map(), undefined, c.settled);
     expect(r?.divergences).toEqual([known]);
     expect(r?.reasked?.unsettled).toEqual([diverging]);
+  });
+
+  test("a case whose answer was taken before another case settled the tip it diverged at is asked again", async () => {
+    const c = chain(300);
+    c.state.node = 301;
+    // While this case's answer is taken from the indexer still at 300, another case waits
+    // for the indexer to serve 301 and settles the run there.
+    const attempt = async () => {
+      const r = await c.attempt();
+      c.state.indexer = 301;
+      c.settled.tip = tipAt(301);
+      c.settled.at = performance.now();
+      return r;
+    };
+    const r = await onMovingChain(attempt, [build], c.options(), new Map(), undefined, c.settled);
+    expect(r?.divergences).toEqual([]);
+    expect(r?.reasked).toMatchObject({ attempts: 2, firstDivergences: 1, stillMoving: false });
+  });
+
+  test("a case asked after its builds were seen at the node's tip is judged as it is", async () => {
+    const c = chain(300);
+    c.state.node = 301;
+    c.settled.tip = tipAt(301);
+    c.settled.at = performance.now();
+    const r = await onMovingChain(c.attempt, [build], c.options(), new Map(), undefined, c.settled);
+    expect(r?.divergences).toHaveLength(1);
+    expect(r?.reasked).toBeUndefined();
+  });
+
+  test("a build behind the node when the run starts: the start tip is not taken as served, and a diverging case waits for it", async () => {
+    const c = chain(300);
+    c.state.indexer = 299;
+    const options = c.options();
+    const settled = await settledAtStart([build], options);
+    expect(settled).toMatchObject({ tip: tipAt(300), at: Number.POSITIVE_INFINITY });
+    expect([...settled.said]).toEqual(["indexer"]);
+    setTimeout(() => {
+      c.state.indexer = 300;
+    }, 30);
+    const r = await onMovingChain(c.attempt, [build], options, new Map(), undefined, settled);
+    expect(r?.divergences).toEqual([]);
+    expect(r?.reasked).toMatchObject({ because: expect.stringContaining("before its builds were seen serving the node's tip (height 300)"), attempts: 2 });
+    // The next diverging case is judged as it is: the tip is settled now.
+    expect(settled.at).toBeLessThan(performance.now());
+  });
+
+  test("builds at the node's tip when the run starts: the start tip is settled from the start", async () => {
+    const c = chain(300);
+    expect(await settledAtStart([build], c.options())).toMatchObject({ tip: tipAt(300), at: 0 });
   });
 
   test("no case is asked again once the run was interrupted", async () => {
@@ -186,6 +237,7 @@ describe("a run on a chain that moves", () => {
       c.options(),
       new Map(),
       stop.signal,
+      c.settled,
     );
     expect(asked).toBe(1);
     expect(r?.reasked?.attempts).toBe(1);

@@ -46,13 +46,38 @@ export type LagSamples = Map<string, number[]>;
 
 /**
  * The tip the run's builds were last seen to serve together: the start's, then the one a
- * re-asked case held still at. A case diverging while the node is still there is judged as
- * it is: one block costs one wait, not one per diverging case after it.
+ * re-asked case held still at. A case asked after they were seen there and diverging while
+ * the node is still there is judged as it is: one block costs one wait, not one per
+ * diverging case after it.
  */
 export interface SettledTip {
   tip: ChainTip;
+  /**
+   * Since when (performance.now()) the builds' answers at `tip` are taken as they are: they
+   * were seen serving it, or waited for there as long as settleMs allows. A case asked
+   * before that may hold an answer from a build still behind, whoever settled the tip since.
+   */
+  at: number;
   /** Builds that have said their tip during the run: one that does not answer a tip read now is slow, not unable. */
   said: Set<string>;
+}
+
+/**
+ * The run's settled state before its first case: the start tip counts as served together
+ * from the start only when every build that says its tip serves it; otherwise the first
+ * diverging case waits for them.
+ */
+export async function settledAtStart(builds: readonly Build[], m: MotionOptions): Promise<SettledTip> {
+  const said = new Set<string>();
+  const tips = await Promise.all(
+    builds.map(async (b) => {
+      const t = await m.tips.build(b).catch(() => undefined);
+      if (t !== undefined) said.add(b.name);
+      return t;
+    }),
+  );
+  const served = tips.every((t) => t === undefined || t.height >= m.startTip.height);
+  return { tip: m.startTip, at: served ? 0 : Number.POSITIVE_INFINITY, said };
 }
 
 const sameTip = (a: ChainTip | undefined, b: ChainTip | undefined) => a !== undefined && b !== undefined && a.height === b.height && a.hash === b.hash;
@@ -101,17 +126,18 @@ export async function onMovingChain(
   builds: readonly Build[],
   m: MotionOptions,
   lag: LagSamples,
-  signal?: AbortSignal,
-  settled: SettledTip = { tip: m.startTip, said: new Set() },
+  signal: AbortSignal | undefined,
+  settled: SettledTip,
   replans: (tip: ChainTip) => boolean = () => false,
 ): Promise<CaseResult | undefined> {
+  const askedAt = performance.now();
   const first = await attempt();
   // A divergence the ledger knows is the build's own, however the chain stands.
   if (!first || first.skipped || !first.divergences.some((d) => d.quirk === null)) return first;
   const now = await m.tips.node().catch(() => undefined);
   if (now === undefined) return first;
   const stalePlan = replans(now);
-  if (sameTip(now, settled.tip) && !stalePlan) return first;
+  if (sameTip(now, settled.tip) && askedAt >= settled.at && !stalePlan) return first;
   const from = stalePlan ? m.startTip : settled.tip;
   let result = first;
   let attempts = 1;
@@ -120,19 +146,28 @@ export async function onMovingChain(
   let behind: string[] = [];
   while (attempts <= m.retries && !signal?.aborted) {
     behind = await settle(builds, tip, m, lag, settled.said, signal);
+    const settledAt = performance.now();
     const again = await attempt(tip);
     if (!again) return undefined;
     attempts++;
     const after = await m.tips.node().catch(() => undefined);
     result = again;
     stillMoving = !sameTip(tip, after);
-    if (!stillMoving) settled.tip = tip;
+    // Another case may have settled this tip already, from an earlier moment: that one stands.
+    if (!stillMoving && !(sameTip(tip, settled.tip) && settled.at <= settledAt)) {
+      settled.tip = tip;
+      settled.at = settledAt;
+    }
     if (!stillMoving || again.divergences.length === 0 || after === undefined) break;
     tip = after;
   }
   const firstNew = first.divergences.filter((d) => d.quirk === null).length;
+  const because =
+    from.height === now.height && from.hash === now.hash
+      ? `the case diverged before its builds were seen serving the node's tip (height ${now.height}); asked again once they served it`
+      : `the chain moved from height ${from.height} to ${now.height} during the run, and the case diverged; asked again once its builds served the node's tip`;
   const reasked: Reasked = {
-    because: `the chain moved from height ${from.height} to ${now.height} during the run, and the case diverged; asked again once its builds served the node's tip`,
+    because,
     attempts,
     firstDivergences: firstNew,
     stillMoving,

@@ -18,7 +18,7 @@ import type { Protocol } from "./protocol.js";
 import type { CaseResult, ClassifiedDivergence } from "../results/result.js";
 import { outcomesOf } from "../results/outcome.js";
 import type { Keeping } from "../results/bound.js";
-import { onMovingChain, type LagSamples, type MotionOptions } from "./moving-chain.js";
+import { onMovingChain, settledAtStart, type LagSamples, type MotionOptions } from "./moving-chain.js";
 
 export interface OracleSource {
   /** e.g. the oracle's JSON-RPC URL. */
@@ -81,8 +81,10 @@ function buildsFor(c: Case, builds: readonly Build[]): Build[] {
 
 /** The builds of a case that follow the run's node: one measured against a node of its own (`oracle`) never reaches this node's tip. */
 function followers(c: Case, builds: readonly Build[]): Build[] {
-  return buildsFor(c, builds).filter((b) => b.oracle === undefined);
+  return followingNode(buildsFor(c, builds));
 }
+
+const followingNode = (builds: readonly Build[]) => builds.filter((b) => b.oracle === undefined);
 
 /** What a gRPC case asks of the call beyond its request: how its stream ends, and the deadline it sends. */
 export function caseCallOptions(c: Case): Pick<GrpcCallOptions, "quietMs" | "cancelAfter" | "serverDeadlineMs"> {
@@ -272,9 +274,9 @@ export async function runCases(planned: readonly PlannedCase[], o: RunOptions): 
   const limits = new Map(o.builds.map((b) => [b.name, limiter(b.concurrency)]));
   const lag: LagSamples = new Map();
   const motion = o.motion;
-  const settled = motion ? { tip: motion.startTip, said: new Set<string>() } : undefined;
+  const settled = motion ? await settledAtStart(followingNode(o.builds), motion) : undefined;
   const one = (pc: PlannedCase) =>
-    motion && !pc.skipped
+    motion && settled && !pc.skipped
       ? onMovingChain(
           (tip) => runCase(tip && motion.replan ? motion.replan(pc, tip) : pc, o, limits),
           followers(pc.case, o.builds),
