@@ -4,7 +4,7 @@
 // recording, or a recording that claims a golden the folder does not hold, fails here.
 
 import { describe, expect, test } from "@jest/globals";
-import { Ajv } from "ajv";
+import { schemaErrors } from "./schemas.test-helper.js";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { PROVENANCE_FILE, readProvenance } from "../src/modes/golden/provenance.js";
@@ -41,7 +41,6 @@ function goldenFolders(): Folder[] {
 
 describe("golden provenance", () => {
   const folders = goldenFolders();
-  const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(REPO, "schemas", "recorded.schema.json"), "utf8")));
 
   test("the real servers' goldens are here to be checked", () => {
     expect(folders.map((f) => relative(GOLDEN, f.dir))).toEqual(
@@ -52,7 +51,7 @@ describe("golden provenance", () => {
   test.each(folders.map((f) => [relative(REPO, f.dir), f] as const))("%s says where each of its goldens came from", (_, f) => {
     expect(existsSync(join(f.dir, PROVENANCE_FILE))).toBe(true);
     const p = readProvenance(f.dir)!;
-    expect(validate(p) ? [] : validate.errors).toEqual([]);
+    expect(schemaErrors("recorded", p)).toEqual([]);
     const goldens = files(f.dir)
       .filter((x) => !x.endsWith(`/${PROVENANCE_FILE}`))
       .map((x) => JSON.parse(readFileSync(x, "utf8")) as Golden);

@@ -2,11 +2,11 @@
 // lightwalletd prints one line per run and writes a JSON report that fits its schema.
 
 import { describe, expect, test } from "@jest/globals";
-import { Ajv } from "ajv";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chainPath } from "../../test/chain-data.js";
+import { schemaErrors } from "../../test/schemas.test-helper.js";
 import { darksideGate } from "../../test/tools/real-gate.js";
 import { lightwalletdBinary } from "../zcash/real/darkside-process.js";
 import { darksideCommand, type DarksideReport } from "./darkside.js";
@@ -44,10 +44,7 @@ describe("zconform darkside", () => {
       expect(code).toBe(0);
       expect(c.out.some((l) => l.startsWith("testnet-380640-380643.blocks.txt (testnet 380640–380643): 4 staged; GetBlock 4 equal"))).toBe(true);
       const report = JSON.parse(readFileSync(json, "utf8")) as DarksideReport;
-      const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(ROOT, "schemas", "darkside.schema.json"), "utf8")));
-      const valid = validate(report);
-      expect(validate.errors ?? []).toEqual([]);
-      expect(valid).toBe(true);
+      expect(schemaErrors("darkside", report)).toEqual([]);
       expect(report.totals).toMatchObject({ runs: 1, failedRuns: 0, blocksStaged: 4 });
       expect(report.totals.checks.unexplained).toBe(0);
     } finally {
@@ -77,9 +74,7 @@ describe("zconform darkside", () => {
           /^reorganizations: 2 in 1 runs \(0 failed\); checks \d+ equal, \d+ explained, 0 unexplained; chains after them \d+ equal, \d+ explained, 0 unexplained$/,
         );
         const report = JSON.parse(readFileSync(json, "utf8")) as DarksideReport;
-        const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(ROOT, "schemas", "darkside.schema.json"), "utf8")));
-        validate(report);
-        expect(validate.errors ?? []).toEqual([]);
+        expect(schemaErrors("darkside", report)).toEqual([]);
         expect(report.totals.reorgs).toMatchObject({ runs: 1, failedRuns: 0, reorganizations: 2 });
         expect(report.reorgs?.map((r) => ("error" in r ? r.error : r.reorgs.map((g) => g.depth)))).toEqual([[1, 3]]);
       } finally {
