@@ -35,7 +35,23 @@ describe(`zconform scenario --real on zebrad ${pin.version}`, () => {
 
   realTest("exits 0: every check converged, or differs only as the ledger explains", () => {
     // The output's tail only when it failed, so that the failure shows it.
-    expect({ code: run.code, tail: run.code === 0 ? "" : run.stdout.slice(-3000) + run.stderr.slice(-2000) }).toEqual({ code: 0, tail: "" });
+    // What made a run fail, from its report: the new divergences and the builds not at the tip in time.
+    const findings = (d: ScenarioDocument) =>
+      d.scenarios.flatMap((s) =>
+        s.steps.flatMap((st) => [
+          ...st.checks.flatMap((c) =>
+            c.divergences.filter((x) => x.quirk === null).map((x) => `${s.id} step ${st.index} ${c.id} ${x.build} ${x.path}: ${x.detail}`),
+          ),
+          ...(st.action.kind === "wait-tip"
+            ? st.action.builds.filter((b) => b.ms === null).map((b) => `${s.id} step ${st.index} ${b.build} not at the tip in time`)
+            : []),
+        ]),
+      );
+    expect({
+      code: run.code,
+      findings: run.code === 0 ? [] : findings(doc),
+      tail: run.code === 0 ? "" : run.stdout.slice(-3000) + run.stderr.slice(-2000),
+    }).toEqual({ code: 0, findings: [], tail: "" });
     expect(doc.summary).toMatchObject({ scenarios: SCENARIOS, stopped: 0, newDivergences: 0, notAtTip: 0 });
     expect(doc.summary.outcomes.unchecked).toBe(0);
     expect(schemaErrors("scenario", doc)).toEqual([]);
