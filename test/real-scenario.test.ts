@@ -34,8 +34,8 @@ describe(`zconform scenario --real on zebrad ${pin.version}`, () => {
   afterAll(() => dir?.remove());
 
   realTest("exits 0: every check converged, or differs only as the ledger explains", () => {
-    // The output's tail only when it failed, so that the failure shows it.
-    // What made a run fail, from its report: the new divergences and the builds not at the tip in time.
+    // Only when it failed, so that the failure shows why: from the report, each new
+    // divergence and each build not at the tip in time; the output's tail.
     const findings = (d: ScenarioDocument) =>
       d.scenarios.flatMap((s) =>
         s.steps.flatMap((st) => [

@@ -162,10 +162,9 @@ export async function onMovingChain(
     tip = after;
   }
   const firstNew = first.divergences.filter((d) => d.quirk === null).length;
-  const because =
-    from.height === now.height && from.hash === now.hash
-      ? `the case diverged before its builds were seen serving the node's tip (height ${now.height}); asked again once they served it`
-      : `the chain moved from height ${from.height} to ${now.height} during the run, and the case diverged; asked again once its builds served the node's tip`;
+  const because = sameTip(from, now)
+    ? `the case diverged before its builds were seen serving the node's tip (height ${now.height}); asked again once they served it`
+    : `the chain moved from height ${from.height} to ${now.height} during the run, and the case diverged; asked again once its builds served the node's tip`;
   const reasked: Reasked = {
     because,
     attempts,
