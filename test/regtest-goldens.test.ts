@@ -26,6 +26,11 @@ import { CASES } from "./tools/real-fidelity.js";
 const GOLDEN = "golden";
 const chainFolder = goldenChainFolder(GOLDEN);
 
+// A failure names what each side answered, not only where they differ (a loaded run's one-off is then readable).
+function details(ds: readonly { detail: string }[]): string {
+  return ds.map((d) => `: ${d.detail}`).join("");
+}
+
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
 }
@@ -87,13 +92,17 @@ describe("a replay of the recorded chain against its goldens", () => {
 
   realTest("zebrad serves the recorded blocks, and no real server's answer drifted from its golden", () => {
     expect(prepared.replayedFrom).toBe(chainFolder);
-    const drifted = run.results.flatMap((r) => (r.drift ?? []).filter((d) => d.status !== "unchanged").map((d) => `${r.caseId} ${d.build} ${d.status}`));
+    const drifted = run.results.flatMap((r) =>
+      (r.drift ?? []).filter((d) => d.status !== "unchanged").map((d) => `${r.caseId} ${d.build} ${d.status}${details(d.divergences)}`),
+    );
     expect(drifted).toEqual([]);
     expect(run.summary.drifted).toBe(0);
   });
 
   realTest("every build is explained by the ledger, each against the node it is backed by", () => {
-    const fresh = run.results.flatMap((r) => r.divergences.filter((d) => d.quirk === null).map((d) => `${d.caseId} ${d.build} ${d.kind} ${d.path}`));
+    const fresh = run.results.flatMap((r) =>
+      r.divergences.filter((d) => d.quirk === null).map((d) => `${d.caseId} ${d.build} ${d.kind} ${d.path}${details([d])}`),
+    );
     expect(fresh).toEqual([]);
     expect(run.summary.stale).toEqual([]);
     const fixtureBuilds = prepared.inputs.config.builds.filter((b) => b.emulated || b.name === "reference");

@@ -87,8 +87,9 @@ export interface GrpcCanonOptions {
   cancelAfter?: number;
   /**
    * The case sent this grpc-timeout to probe that the server enforces it: an answer the
-   * client ended past it, or the server ended with OK after it, compares as PAST_DEADLINE
-   * (messages still compared). DEADLINE_EXCEEDED is the server enforcing it.
+   * client had to end past it, or the server held open longer than it before its OK,
+   * compares as PAST_DEADLINE (messages still compared; see outlivedDeadline).
+   * DEADLINE_EXCEEDED is the server enforcing it.
    */
   deadlineMs?: number;
 }
@@ -123,12 +124,17 @@ export const PAST_DEADLINE = "PAST_DEADLINE";
 
 /**
  * Whether a deadline case's call outlived the deadline it was sent (see
- * GrpcCanonOptions.deadlineMs): the client ended it past the deadline, or the server ended
- * it with OK after it. `ok` is a server OK, no fault.
+ * GrpcCanonOptions.deadlineMs): the server still held it SERVER_DEADLINE_GRACE_MS past the
+ * deadline and the client ended it, or the server ended it with OK after holding it open
+ * longer than the deadline (from its response headers to its trailers). The OK's arrival
+ * alone says nothing: the server's deadline starts when the call reaches it, and on a
+ * loaded machine an OK sent well inside it (real lightwalletd's first stream after a
+ * start, in one trailers-only answer) reaches the client after it. `ok` is a server OK,
+ * no fault; `ms` and `firstByteMs` are the client's times of the end and the headers.
  */
-export function outlivedDeadline(call: { endedBy?: string; ok: boolean; ms: number }, deadlineMs: number | undefined): boolean {
+export function outlivedDeadline(call: { endedBy?: string; ok: boolean; ms: number; firstByteMs?: number }, deadlineMs: number | undefined): boolean {
   if (deadlineMs === undefined) return false;
-  return call.endedBy === "deadline" || (call.ok && call.ms > deadlineMs);
+  return call.endedBy === "deadline" || (call.ok && call.ms - (call.firstByteMs ?? call.ms) > deadlineMs);
 }
 
 /**
@@ -151,7 +157,8 @@ export function canonGrpc(obs: GrpcObservation, schema: DescMessage, options: Gr
   // fault it is, so no report or ledger shape mistakes the one for the other.
   const name = obs.fault?.kind === "timeout" ? CLIENT_TIMEOUT : grpcCodeName(obs.code);
   const status: GrpcStatus = { code: obs.code, name, message: obs.message };
-  if (!obs.fault && outlivedDeadline({ endedBy: obs.endedBy, ok: obs.code === 0, ms: obs.timing.totalMs }, options.deadlineMs)) {
+  const call = { endedBy: obs.endedBy, ok: obs.code === 0, ms: obs.timing.totalMs, firstByteMs: obs.timing.firstByteMs };
+  if (!obs.fault && outlivedDeadline(call, options.deadlineMs)) {
     excluded.push({ pattern: "deadlineMs", path: "status", value: `${name}: ${obs.message}` });
     // CANCELLED: the call ended without the server's verdict on the deadline.
     Object.assign(status, { code: 1, name: PAST_DEADLINE, message: "" });

@@ -64,9 +64,10 @@ export interface Case {
   cancelAfter?: number;
   /**
    * Sent as the call's grpc-timeout, to probe that the server enforces it: a call still
-   * open by then must end with DEADLINE_EXCEEDED. One the server ends with OK after it,
-   * or keeps open until the client gives up (SERVER_DEADLINE_GRACE_MS later), compares as
-   * PAST_DEADLINE: the deadline was not enforced. Messages sent before a DEADLINE_EXCEEDED
+   * open by then must end with DEADLINE_EXCEEDED. One the server keeps open until the
+   * client gives up (SERVER_DEADLINE_GRACE_MS later), or holds open longer than it before
+   * an OK, compares as PAST_DEADLINE: the deadline was not enforced (canon/grpc.ts
+   * outlivedDeadline). Messages sent before a DEADLINE_EXCEEDED
    * depend on how far the server got in the time: goldens and fidelity do not compare them.
    */
   deadlineMs?: number;

@@ -6,6 +6,7 @@ import http2 from "node:http2";
 import { create } from "@bufbuild/protobuf";
 import { CompactTxStreamer, EmptySchema } from "../../zcash/gen/walletrpc/service_pb.js";
 import { grpcTarget, type GrpcTarget } from "./grpc.js";
+import { outlivedDeadline } from "../canon/grpc.js";
 import { GrpcCode } from "./grpc-status.js";
 import { SERVER_DEADLINE_GRACE_MS } from "./grpc-stream.js";
 import { endWithStatus, rawFrame, respondGrpc, startRawServer, type TestServer } from "./test-servers.test-helper.js";
@@ -19,10 +20,13 @@ beforeAll(async () => {
   server = await startRawServer((stream, headers) => {
     const sent = String(headers["grpc-timeout"]);
     timeouts.push(sent);
+    const mode = String(headers["x-mode"]);
+    // Real lightwalletd's first stream after a start: headers and OK in one frame, at once.
+    if (mode === "ok-at-once") return void stream.respond({ ":status": 200, "content-type": "application/grpc", "grpc-status": "0" }, { endStream: true });
     respondGrpc(stream);
     stream.write(rawFrame(Uint8Array.from([7, 7])));
-    const mode = String(headers["x-mode"]);
     if (mode === "holds") return void held.push(stream);
+    if (mode === "ok-after-250") return void setTimeout(() => endWithStatus(stream, GrpcCode.OK), 250);
     const ms = Number(/^(\d+)m$/.exec(sent)![1]);
     // grpc-go ends a call at its deadline either way: the handler's status, or a timer's RST_STREAM CANCEL.
     if (mode === "resets") setTimeout(() => stream.close(http2.constants.NGHTTP2_CANCEL), ms);
@@ -37,7 +41,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const call = (mode: "enforces" | "resets" | "resets-early" | "holds") =>
+const call = (mode: "enforces" | "resets" | "resets-early" | "holds" | "ok-at-once" | "ok-after-250") =>
   target.call(CompactTxStreamer.method.getMempoolStream, create(EmptySchema), { deadlineMs: 10_000, serverDeadlineMs: 100, headers: { "x-mode": mode } });
 
 describe("a deadline the server is to enforce", () => {
@@ -67,5 +71,19 @@ describe("a deadline the server is to enforce", () => {
     expect([obs.code, obs.endedBy, obs.fault]).toEqual([GrpcCode.CANCELLED, "deadline", undefined]);
     expect(obs.message).toBe(`still open ${SERVER_DEADLINE_GRACE_MS} ms after the 100 ms deadline it was sent; ended by the client`);
     expect(obs.messages.map((m) => [...m])).toEqual([[7, 7]]);
+  });
+
+  test("an OK is judged by how long the server held the stream, not by when it reached the client", async () => {
+    const heldThenOk = await call("ok-after-250");
+    expect([heldThenOk.code, heldThenOk.endedBy]).toEqual([GrpcCode.OK, undefined]);
+    expect(outlivedDeadline({ ...heldThenOk.timing, ms: heldThenOk.timing.totalMs, ok: true }, 100)).toBe(true);
+    // A client whose loop is busy when the answer comes (a loaded machine) reads an OK the
+    // server sent at once after the deadline has passed by its own clock.
+    const pending = call("ok-at-once");
+    const until = performance.now() + 150;
+    while (performance.now() < until);
+    const atOnce = await pending;
+    expect([atOnce.code, atOnce.timing.totalMs > 100]).toEqual([GrpcCode.OK, true]);
+    expect(outlivedDeadline({ ...atOnce.timing, ms: atOnce.timing.totalMs, ok: true }, 100)).toBe(false);
   });
 });

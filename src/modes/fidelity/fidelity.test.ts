@@ -78,10 +78,11 @@ test("cases one side did not answer, and skipped cases, are not counted", () => 
   ).toBe(0);
 });
 
-test("a deadline case: a stream the client ended past the deadline and one the server ended with OK after it agree; DEADLINE_EXCEEDED differs from them and agrees with itself, whatever came before it", () => {
+test("a deadline case: a stream the client ended past the deadline and one the server held past it before its OK agree; an OK sent in one piece does not, however late it arrived; DEADLINE_EXCEEDED agrees with itself, whatever came before it", () => {
   const deadline = (emulated: Answer, real: Answer): CaseResult => ({ ...result("GetMempoolStream/deadline", emulated, real), deadlineMs: 100 });
-  const heldByReal: Answer = { ...answer(pair.real, "CANCELLED", ["01"], "still open"), endedBy: "deadline", ms: 1100 };
-  const okLate: Answer = { ...answer(pair.emulated, "OK", ["01"]), ms: 230 };
+  const heldByReal: Answer = { ...answer(pair.real, "CANCELLED", ["01"], "still open"), endedBy: "deadline", ms: 1100, firstByteMs: 2 };
+  const heldThenOk: Answer = { ...answer(pair.emulated, "OK", ["01"]), ms: 230, firstByteMs: 2 };
+  const okInOnePiece: Answer = { ...answer(pair.emulated, "OK", []), ms: 230, firstByteMs: 230 };
   const enforced: Answer = { ...answer(pair.emulated, "DEADLINE_EXCEEDED", ["01"], "the operation timed out"), ms: 104 };
   const resetAtDeadline: Answer = {
     ...answer(pair.real, "DEADLINE_EXCEEDED", ["01"], "stream reset (RST_STREAM CANCEL) by the server at the deadline it was sent"),
@@ -90,9 +91,15 @@ test("a deadline case: a stream the client ended past the deadline and one the s
   // Real lightwalletd resets with nothing sent when a refresh of its mempool cache falls in the call.
   const resetBeforeSending: Answer = { ...resetAtDeadline, hex: [], count: 0 };
   const f = fidelityOf(
-    [deadline(okLate, heldByReal), deadline(enforced, heldByReal), deadline(enforced, resetAtDeadline), deadline(enforced, resetBeforeSending)],
+    [
+      deadline(heldThenOk, heldByReal),
+      deadline(okInOnePiece, { ...heldByReal, hex: [], count: 0 }),
+      deadline(enforced, heldByReal),
+      deadline(enforced, resetAtDeadline),
+      deadline(enforced, resetBeforeSending),
+    ],
     pair,
   );
-  expect(f.totals).toMatchObject({ cases: 4, agree: 3, differ: 1 });
-  expect(f.differences[0]!.emulated.status).toBe("DEADLINE_EXCEEDED");
+  expect(f.totals).toMatchObject({ cases: 5, agree: 3, differ: 2 });
+  expect(f.differences.map((d) => d.emulated.status)).toEqual(["OK", "DEADLINE_EXCEEDED"]);
 });

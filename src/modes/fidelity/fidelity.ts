@@ -55,7 +55,7 @@ export interface Fidelity {
  * server's OK, and a call that outlived its case's deadline as PAST_DEADLINE.
  */
 function ending(a: Answer, r: CaseResult): [string, string] {
-  if (outlivedDeadline({ endedBy: a.endedBy, ok: a.status === "OK", ms: a.ms }, r.deadlineMs)) return [PAST_DEADLINE, ""];
+  if (outlivedDeadline({ ...a, ok: a.status === "OK" }, r.deadlineMs)) return [PAST_DEADLINE, ""];
   return (r.openEnded === true && a.endedBy === "quiet") || a.endedBy === "cancelled" ? ["OK", ""] : [a.status, a.message];
 }
 
