@@ -3,13 +3,14 @@
 //
 //   npx tsx bench/startup.ts [runs=10]
 //
-// Runs bin/zconform.js as users do: from dist/ when the build is current (run
-// `npm run build` first), else through tsx's loader, which the output says.
+// Runs bin/zconform.js as users do: the bundled file of dist/ when the build is current
+// (run `npm run build` first), else through tsx's loader, which the output says; and,
+// beside it, the same command from tsc's modules of dist/ one by one, unbundled.
 
 import { spawnSync } from "node:child_process";
-import { statSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import { distIsCurrent } from "../bin/dist-current.js";
 import { REPO } from "../test/tools/cli.js";
 
 const runs = Number(process.argv[2] ?? 10);
@@ -27,17 +28,13 @@ function once(args: string[]): number {
   return performance.now() - t0;
 }
 
-let built = "dist/ (current)";
-try {
-  const dist = statSync(join(REPO, "dist", "cli", "main.js")).mtimeMs;
-  if (dist < statSync(join(REPO, "src", "cli", "main.ts")).mtimeMs) built = "tsx (dist/ older than src/cli/main.ts)";
-} catch {
-  built = "tsx (no dist/)";
-}
+const built = distIsCurrent(REPO) ? "dist/bundle/zconform.mjs (current)" : "tsx (dist/ missing or older than src/)";
+const unbundled = join(REPO, "dist", "cli", "main.js");
 
 const rows: [string, string[]][] = [
   ["node -e 0 (baseline)", ["-e", "0"]],
   ["zconform --help", [bin, "--help"]],
+  ["zconform --help from dist/cli/main.js (unbundled)", [unbundled, "--help"]],
   ["zconform cases --json (reads the corpus)", [bin, "cases", "--json"]],
 ];
 process.stdout.write(`load average ${loadavg()[0]!.toFixed(2)}, ${runs} runs each, median; zconform from ${built}\n`);
@@ -47,5 +44,5 @@ for (let i = 0; i < runs; i++) rows.forEach(([, args], r) => times[r]!.push(once
 const base = median(times[0]!);
 rows.forEach(([label], r) => {
   const ms = median(times[r]!);
-  process.stdout.write(`${label.padEnd(44)} ${ms.toFixed(0).padStart(6)} ms  ${(ms / base).toFixed(1)}× node\n`);
+  process.stdout.write(`${label.padEnd(52)} ${ms.toFixed(0).padStart(6)} ms  ${(ms / base).toFixed(1)}× node\n`);
 });

@@ -1,5 +1,5 @@
-// Whether dist/ holds a build of the sources as they are: its compiled CLI is at least as
-// new as every source file. An installed package has both with the same timestamps.
+// Whether dist/ holds a build of the sources as they are: its bundled CLI, the last file
+// `npm run build` writes, is at least as new as every source file. An installed package has both with the same timestamps.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
@@ -16,7 +16,7 @@ function newestSource(dir) {
 /** `root` is the package's folder; false when dist/ is missing or older than a source. */
 export function distIsCurrent(root) {
   try {
-    return statSync(join(root, "dist", "cli", "main.js")).mtimeMs >= newestSource(join(root, "src"));
+    return statSync(join(root, "dist", "bundle", "zconform.mjs")).mtimeMs >= newestSource(join(root, "src"));
   } catch {
     return false;
   }

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-// Runs the compiled CLI from dist/ when it is current (dist-current.js), so a start does
-// not compile TypeScript; otherwise (no build, or sources edited since) tsx's loader runs
-// the sources.
+// Runs the compiled CLI from dist/ when it is current (dist-current.js): one bundled file
+// (scripts/build-cli.ts), so a start neither compiles TypeScript nor loads hundreds of
+// modules; otherwise (no build, or sources edited since) tsx's loader runs the sources.
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { distIsCurrent } from "./dist-current.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 if (distIsCurrent(root)) {
-  await import(pathToFileURL(`${root}dist/cli/main.js`).href);
+  await import(pathToFileURL(`${root}dist/bundle/zconform.mjs`).href);
 } else {
   const { register } = await import("tsx/esm/api");
   register();

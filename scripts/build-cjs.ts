@@ -9,25 +9,22 @@
 // whichever entry a test file requires. Dependencies that ship CommonJS
 // stay outside (required at run time); those that ship only ES modules (@noble/hashes,
 // canonicalize, chalk, …) are bundled in, since jest could not require them either.
-// `import.meta` has no CommonJS equivalent in a bundle: every use stands for the file's
-// own place in dist/ (zconform finds its package.json, cases/ and bin/ from there), so
-// each is replaced by the place the module has in the ESM build beside it.
+// `import.meta` has no CommonJS equivalent in a bundle: each use is replaced by the place
+// the module has in the ESM build beside it (scripts/bundle-import-meta.ts).
 //
 //   npx tsx scripts/build-cjs.ts      (run by `npm run build`, after tsc)
 
 import { build, type Plugin } from "esbuild";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import { importMeta, ROOT } from "./bundle-import-meta.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SRC = join(ROOT, "src");
 const OUT = join(ROOT, "dist", "cjs");
 /** Each entry of the package's `exports` (its `require` condition) and the namespace of the bundle it is. */
 const ENTRIES = { index: "lib", jest: "jest" } as const;
 
-/** The helpers the replaced `import.meta` expressions call: places relative to dist/. */
+/** The helpers the replaced `import.meta` expressions call (bundle-import-meta.ts): places relative to dist/. */
 const BANNER = [
   '"use strict";',
   'const __zconformDist = require("node:path").join(__dirname, "..");',
@@ -62,22 +59,6 @@ const dependencies: Plugin = {
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.path.startsWith("node:")) return { path: args.path, external: true };
       return esmOnly(args.path) ? undefined : { path: args.path, external: true };
-    });
-  },
-};
-
-const importMeta: Plugin = {
-  name: "import-meta",
-  setup(b) {
-    b.onLoad({ filter: /\.ts$/ }, (args) => {
-      const text = readFileSync(args.path, "utf8");
-      if (!args.path.startsWith(SRC) || !text.includes("import.meta")) return undefined;
-      const asBuilt = relative(SRC, args.path).replace(/\.ts$/, ".js");
-      const contents = text
-        .replaceAll("import.meta.url", `__zconformUrl(${JSON.stringify(asBuilt)})`)
-        .replaceAll("import.meta.dirname", `__zconformDir(${JSON.stringify(dirname(asBuilt))})`);
-      if (contents.includes("import.meta")) throw new Error(`${args.path}: an import.meta use the CommonJS build cannot stand in for`);
-      return { contents, loader: "ts" };
     });
   },
 };
