@@ -37,13 +37,21 @@ beforeAll(async () => {
 
 const fidelityOf = (name: string) => run.fidelities.find((x) => x.pair.real === name)!;
 
+/** When a side's answer came and how it ended, for a failure's message (a one-off on a loaded machine is then readable). */
+function timing(caseId: string, side: string): string {
+  const a = run.session.results.find((r) => r.caseId === caseId)?.answers.find((x) => x.side === side);
+  return a ? ` [${a.ms} ms, first byte ${a.firstByteMs ?? "-"} ms${a.endedBy ? `, ended by the client (${a.endedBy})` : ""}]` : "";
+}
+
 /** `name: emulated … real …` for each difference of the pair the ledger does not explain. */
 function unexplained(name: string): string[] {
-  return fidelityOf(name)
-    .differences.filter((d) => d.explainedBy === null)
+  const f = fidelityOf(name);
+  return f.differences
+    .filter((d) => d.explainedBy === null)
     .map(
       (d) =>
-        `${name} ${d.caseId}: emulated ${d.emulated.status} "${d.emulated.message}" (${d.emulated.messages}), real ${d.real.status} "${d.real.message}" (${d.real.messages})`,
+        `${name} ${d.caseId}: emulated ${d.emulated.status} "${d.emulated.message}" (${d.emulated.messages})${timing(d.caseId, f.pair.emulated)}, ` +
+        `real ${d.real.status} "${d.real.message}" (${d.real.messages})${timing(d.caseId, f.pair.real)}`,
     );
 }
 
