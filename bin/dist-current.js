@@ -1,5 +1,6 @@
 // Whether dist/ holds a build of the sources as they are: its bundled CLI, the last file
-// `npm run build` writes, is at least as new as every source file. An installed package has both with the same timestamps.
+// `npm run build` writes, is at least as new as every source file. An installed package
+// has both with the same timestamps.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 

@@ -18,18 +18,18 @@ import { build, type Plugin } from "esbuild";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { importMeta, ROOT } from "./bundle-import-meta.js";
+import { importMeta, importMetaHelpers, ROOT } from "./bundle-import-meta.js";
 
 const OUT = join(ROOT, "dist", "cjs");
 /** Each entry of the package's `exports` (its `require` condition) and the namespace of the bundle it is. */
 const ENTRIES = { index: "lib", jest: "jest" } as const;
 
-/** The helpers the replaced `import.meta` expressions call (bundle-import-meta.ts): places relative to dist/. */
+/** Strict mode, and the helpers the replaced `import.meta` expressions call: places relative to dist/. */
 const BANNER = [
   '"use strict";',
-  'const __zconformDist = require("node:path").join(__dirname, "..");',
-  'const __zconformUrl = (p) => require("node:url").pathToFileURL(require("node:path").join(__zconformDist, p)).href;',
-  'const __zconformDir = (p) => require("node:path").join(__zconformDist, p);',
+  'const __zconformNodePath = require("node:path");',
+  'const __zconformNodeUrl = require("node:url");',
+  ...importMetaHelpers('__zconformNodePath.join(__dirname, "..")'),
 ].join("\n");
 
 const requireFromRoot = createRequire(join(ROOT, "package.json"));

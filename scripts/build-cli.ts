@@ -8,20 +8,18 @@
 
 import { build } from "esbuild";
 import { join } from "node:path";
-import { importMeta, ROOT } from "./bundle-import-meta.js";
+import { importMeta, importMetaHelpers, ROOT } from "./bundle-import-meta.js";
 
 /**
  * `require` for the dependencies that ship CommonJS, and the helpers the replaced
- * `import.meta` expressions call (bundle-import-meta.ts): places relative to dist/.
+ * `import.meta` expressions call: places relative to dist/, the bundle's parent.
  */
 const BANNER = [
   'import { createRequire as __zconformRequire } from "node:module";',
-  'import { dirname as __zconformDirname, join as __zconformJoin } from "node:path";',
-  'import { fileURLToPath as __zconformPath, pathToFileURL as __zconformFileUrl } from "node:url";',
+  'import * as __zconformNodePath from "node:path";',
+  'import * as __zconformNodeUrl from "node:url";',
   "const require = __zconformRequire(import.meta.url);",
-  'const __zconformDist = __zconformJoin(__zconformDirname(__zconformPath(import.meta.url)), "..");',
-  "const __zconformUrl = (p) => __zconformFileUrl(__zconformJoin(__zconformDist, p)).href;",
-  "const __zconformDir = (p) => __zconformJoin(__zconformDist, p);",
+  ...importMetaHelpers('__zconformNodePath.join(__zconformNodePath.dirname(__zconformNodeUrl.fileURLToPath(import.meta.url)), "..")'),
 ].join("\n");
 
 await build({

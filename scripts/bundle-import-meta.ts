@@ -1,8 +1,8 @@
 // What the bundles of dist/ (build-cjs.ts, build-cli.ts) put where a source file says
 // `import.meta`. Every use stands for the file's own place in dist/ (zconform finds its
 // package.json, cases/, proto/ and bin/ from there), which a bundle no longer has: each is
-// replaced by a call of a helper the bundle's banner defines (`__zconformUrl`,
-// `__zconformDir`) with the place the module has in the ESM build of tsc beside it.
+// replaced by a call of a helper (`__zconformUrl`, `__zconformDir`, defined in the bundle's
+// banner by importMetaHelpers) with the place the module has in the ESM build of tsc.
 
 import type { Plugin } from "esbuild";
 import { readFileSync } from "node:fs";
@@ -27,3 +27,16 @@ export const importMeta: Plugin = {
     });
   },
 };
+
+/**
+ * The banner lines that define the helpers the replaced expressions call, given a
+ * JavaScript expression for dist/'s folder. The banner binds `__zconformNodePath` and
+ * `__zconformNodeUrl` to node:path and node:url first, as its module format allows.
+ */
+export function importMetaHelpers(dist: string): string[] {
+  return [
+    `const __zconformDist = ${dist};`,
+    "const __zconformUrl = (p) => __zconformNodeUrl.pathToFileURL(__zconformNodePath.join(__zconformDist, p)).href;",
+    "const __zconformDir = (p) => __zconformNodePath.join(__zconformDist, p);",
+  ];
+}
