@@ -10,6 +10,7 @@ import { describeGoaway, frameNotSent, h2ErrorName, type GoawayFrame } from "./g
 import { decodeGrpcMessage, grpcCodeFromHttpStatus, grpcCodeFromRstCode, GrpcCode } from "./grpc-status.js";
 import type { Fault, GrpcObservation } from "./observation.js";
 import { isTlsError } from "./tls.js";
+import { afterArrived } from "./client-clock.js";
 
 /** An observation plus the number of messages, which stays right when they are not kept. */
 export interface GrpcCallObservation extends GrpcObservation {
@@ -102,17 +103,21 @@ export function runGrpcStream(
       reject(err);
     };
 
-    const timer = setTimeout(() => {
+    const timer = afterArrived(() => {
       settle({ kind: "timeout", detail: `no complete answer within ${limits.deadlineMs} ms (client deadline)` }, GrpcCode.DEADLINE_EXCEEDED);
     }, limits.deadlineMs);
 
     // Restarted by every message: an open-ended stream is over for the client once the
     // server has had nothing to say for quietMs.
     let quiet: ReturnType<typeof setTimeout> | undefined;
+    let quietPeriod = 0;
     const hush = (): void => {
       if (limits.quietMs === undefined) return;
       clearTimeout(quiet);
-      quiet = setTimeout(() => {
+      const period = ++quietPeriod;
+      quiet = afterArrived(() => {
+        // A message read meanwhile began another quiet period.
+        if (settled || period !== quietPeriod) return;
         obs.code = GrpcCode.CANCELLED;
         obs.message = `still open after ${limits.quietMs} ms without a message; ended by the client (open-ended stream)`;
         obs.endedBy = "quiet";
@@ -125,7 +130,8 @@ export function runGrpcStream(
     const pastDeadline =
       sent === undefined
         ? undefined
-        : setTimeout(() => {
+        : afterArrived(() => {
+            if (settled) return;
             obs.code = GrpcCode.CANCELLED;
             obs.message = `still open ${SERVER_DEADLINE_GRACE_MS} ms after the ${sent} ms deadline it was sent; ended by the client`;
             obs.endedBy = "deadline";

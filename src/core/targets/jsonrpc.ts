@@ -18,6 +18,7 @@ import { authorizationFor } from "./auth.js";
 import type { JsonRpcEndpoint } from "./endpoint.js";
 import type { Fault, JsonRpcObservation } from "./observation.js";
 import { isTlsError, nodeTlsOptions } from "./tls.js";
+import { afterArrived } from "./client-clock.js";
 import { ARRAY, kindOf, NUMBER, OBJECT, readError, readJson } from "../io/json-tree.js";
 import { lastMember, numberKey, textOf } from "../io/json-values.js";
 
@@ -116,7 +117,9 @@ export function jsonRpcTarget(endpoint: JsonRpcEndpoint, defaults: JsonRpcTarget
       wireBytes: 0,
       timing: { startedAt, totalMs: 0 },
     };
+    let finished = false;
     const done = (fault?: Fault): JsonRpcObservation => {
+      finished = true;
       clearTimeout(timer);
       if (fault) obs.fault = fault;
       obs.timing.totalMs = performance.now() - t0;
@@ -125,7 +128,8 @@ export function jsonRpcTarget(endpoint: JsonRpcEndpoint, defaults: JsonRpcTarget
 
     const controller = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => {
+    const timer = afterArrived(() => {
+      if (finished) return;
       timedOut = true;
       controller.abort();
     }, deadlineMs);
