@@ -6,6 +6,7 @@
 
 import { connect as tcpConnect, isIP, type Socket } from "node:net";
 import { connect as tlsConnect } from "node:tls";
+import { afterArrived } from "../targets/client-clock.js";
 
 /** "tls": TLS speaks there; "not-h2c": the port answers an HTTP/2 preface with anything but HTTP/2. */
 export type Speaks = "tls" | "not-h2c";
@@ -36,7 +37,7 @@ function probe(open: () => Socket, settle: (socket: Socket, done: (v: boolean) =
       socket.destroy();
       resolve(v);
     };
-    const timer = setTimeout(() => done(undefined), PROBE_MS);
+    const timer = afterArrived(() => done(undefined), PROBE_MS);
     settle(socket, done);
   });
 }
