@@ -2,7 +2,7 @@ import { describe, expect, test } from "@jest/globals";
 import { create, fromBinary, toBinary, toJson } from "@bufbuild/protobuf";
 import { CompactBlockSchema } from "../../zcash/gen/walletrpc/compact_formats_pb.js";
 import { BlockIDSchema, CompactTxStreamer, GetMempoolTxRequestSchema, LightdInfoSchema } from "../../zcash/gen/walletrpc/service_pb.js";
-import { canonGrpc, grpcCanonOptions, grpcJson, PAST_DEADLINE } from "./grpc.js";
+import { canonGrpc, deadlineTimingUnclear, grpcCanonOptions, grpcJson, PAST_DEADLINE } from "./grpc.js";
 import { bytes, grpcObs, sampleBlock } from "./testing.test-helper.js";
 import { JSON_OPTIONS, messageJson } from "./grpc-json.js";
 
@@ -71,6 +71,27 @@ describe("gRPC canonical form", () => {
     // Without the declaration an OK is an OK, however long it was held.
     expect(canonGrpc(heldThenOk, BlockIDSchema, stream).status.name).toBe("OK");
     expect(grpcCanonOptions(CompactTxStreamer.method.getMempoolStream, { deadlineMs: 100 }).deadlineMs).toBe(100);
+  });
+
+  test("deadlineMs: an OK whose hold the client's stall could have moved across the deadline is unclear; anything else is clear", () => {
+    const ok = (firstByteMs: number, totalMs: number, stalledMs?: number) => ({
+      code: 0,
+      timing: { firstByteMs, totalMs, ...(stalledMs !== undefined ? { stalledMs } : {}) },
+    });
+    // Held 250 ms as seen, the loop stalled 300 ms of it: maybe held only 0 ms.
+    expect(deadlineTimingUnclear(ok(5, 255, 300), 100)).toBe(true);
+    // Held 50 ms as seen, stalled 120 ms: maybe held 170 ms.
+    expect(deadlineTimingUnclear(ok(5, 55, 120), 100)).toBe(true);
+    // A stall too short to move the hold across the deadline, either way.
+    expect(deadlineTimingUnclear(ok(5, 255, 20), 100)).toBe(false);
+    expect(deadlineTimingUnclear(ok(5, 55, 20), 100)).toBe(false);
+    // No stall measured (a trailers-only answer has no hold to blur), no deadline sent,
+    // an error, a fault, or a call the client ended itself: nothing to ask again.
+    expect(deadlineTimingUnclear(ok(5, 255), 100)).toBe(false);
+    expect(deadlineTimingUnclear(ok(5, 255, 300), undefined)).toBe(false);
+    expect(deadlineTimingUnclear({ ...ok(5, 255, 300), code: 4 }, 100)).toBe(false);
+    expect(deadlineTimingUnclear({ ...ok(5, 255, 300), fault: { kind: "reset" } }, 100)).toBe(false);
+    expect(deadlineTimingUnclear({ ...ok(5, 1100, 300), endedBy: "deadline" }, 100)).toBe(false);
   });
 
   test("re-encoding differs from the wire for non-canonical input; the wire bytes are kept", () => {

@@ -138,6 +138,23 @@ export function outlivedDeadline(call: { endedBy?: string; ok: boolean; ms: numb
 }
 
 /**
+ * Whether a deadline case's OK says nothing about the deadline: the client's event loop
+ * stalled for so long between the response headers and the trailers (Timing.stalledMs)
+ * that the server may or may not have held the stream longer than the deadline. Such a
+ * call is asked again (run/runner.ts) rather than judged by a clock that stood still.
+ */
+export function deadlineTimingUnclear(
+  call: { fault?: unknown; code: number; endedBy?: string; timing: { totalMs: number; firstByteMs?: number; stalledMs?: number } },
+  deadlineMs: number | undefined,
+): boolean {
+  const { totalMs, firstByteMs, stalledMs } = call.timing;
+  if (deadlineMs === undefined || call.fault || call.code !== 0 || call.endedBy !== undefined) return false;
+  if (stalledMs === undefined || firstByteMs === undefined) return false;
+  const held = totalMs - firstByteMs;
+  return held - stalledMs <= deadlineMs && deadlineMs < held + stalledMs;
+}
+
+/**
  * Whether two answers to a deadline case both end with the server enforcing it. What a
  * server sent before that depends on how far it got in the time (lightwalletd sends its
  * cached mempool at once, or nothing when a refresh of its cache falls in the call), so

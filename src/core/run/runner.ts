@@ -19,6 +19,7 @@ import type { CaseResult, ClassifiedDivergence } from "../results/result.js";
 import { outcomesOf } from "../results/outcome.js";
 import type { Keeping } from "../results/bound.js";
 import { onMovingChain, settledAtStart, type LagSamples, type MotionOptions } from "./moving-chain.js";
+import { askedClearly } from "./deadline-ask.js";
 
 export interface OracleSource {
   /** e.g. the oracle's JSON-RPC URL. */
@@ -100,11 +101,13 @@ async function ask(pc: PlannedCase, build: Build, conns: Connections): Promise<O
   const limits = { deadlineMs: build.deadlineMs, maxMessageBytes: build.maxMessageBytes, maxCallBytes: build.maxCallBytes };
   if (c.transport === "grpc") {
     const target = conns.grpc.get(build.name)!;
-    return target.call(pc.rpc!, pc.request as GrpcPlannedRequest, {
-      ...limits,
-      maxMessages: build.maxStreamMessages,
-      ...caseCallOptions(c),
-    });
+    const call = () =>
+      target.call(pc.rpc!, pc.request as GrpcPlannedRequest, {
+        ...limits,
+        maxMessages: build.maxStreamMessages,
+        ...caseCallOptions(c),
+      });
+    return askedClearly(call, c.deadlineMs);
   }
   const target = conns.jsonrpc.get(build.name)!;
   return target.call(c.method, pc.request as unknown[], { ...limits, id: JSONRPC_CASE_ID });

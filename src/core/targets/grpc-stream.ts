@@ -10,7 +10,7 @@ import { describeGoaway, frameNotSent, h2ErrorName, type GoawayFrame } from "./g
 import { decodeGrpcMessage, grpcCodeFromHttpStatus, grpcCodeFromRstCode, GrpcCode } from "./grpc-status.js";
 import type { Fault, GrpcObservation } from "./observation.js";
 import { isTlsError } from "./tls.js";
-import { afterArrived } from "./client-clock.js";
+import { afterArrived, loopWatch } from "./client-clock.js";
 
 /** An observation plus the number of messages, which stays right when they are not kept. */
 export interface GrpcCallObservation extends GrpcObservation {
@@ -75,6 +75,10 @@ export function runGrpcStream(
     // node emits 'response' on the next tick, and a stream's DATA read in the same socket
     // chunk as its HEADERS comes first: frames wait until the headers were checked.
     let responded = false;
+    // A deadline case is judged by the time between the response headers and the trailers
+    // (canon/grpc.ts outlivedDeadline): a stall of the client's loop in between blurs it.
+    const watch = limits.serverDeadlineMs !== undefined ? loopWatch() : undefined;
+    let headersFirst = false;
 
     const settle = (fault?: Fault, code?: number, message?: string): void => {
       if (settled) return;
@@ -82,6 +86,8 @@ export function runGrpcStream(
       clearTimeout(timer);
       clearTimeout(quiet);
       clearTimeout(pastDeadline);
+      const stalled = watch?.stop();
+      if (stalled !== undefined && headersFirst) obs.timing.stalledMs = stalled;
       if (fault) {
         obs.fault = fault;
         obs.code = code ?? GrpcCode.UNKNOWN;
@@ -98,6 +104,7 @@ export function runGrpcStream(
       clearTimeout(timer);
       clearTimeout(quiet);
       clearTimeout(pastDeadline);
+      watch?.stop();
       if (!stream.closed) stream.close(NGHTTP2_CANCEL);
       lease.release();
       reject(err);
@@ -147,6 +154,7 @@ export function runGrpcStream(
         statusFields = headers;
       } else {
         obs.headers = visibleHeaders(headers);
+        headersFirst = true;
       }
       const httpStatus = Number(headers[":status"]);
       if (httpStatus !== 200) {

@@ -35,6 +35,12 @@ export interface Timing {
   firstByteMs?: number;
   /** ms from the start until the call ended. */
   totalMs: number;
+  /**
+   * For a call sent a grpc-timeout whose answer came as response headers and, later,
+   * trailers: the longest the client's event loop was held up meanwhile (ms). The time
+   * between the two, as the client saw it, may be off by this much.
+   */
+  stalledMs?: number;
 }
 
 export interface GrpcObservation {

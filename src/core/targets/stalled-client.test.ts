@@ -10,10 +10,11 @@ import { CompactTxStreamer, EmptySchema } from "../../zcash/gen/walletrpc/servic
 import { grpcTarget, type GrpcTarget } from "./grpc.js";
 import { jsonRpcTarget, type JsonRpcTarget } from "./jsonrpc.js";
 import { GrpcCode } from "./grpc-status.js";
+import { deadlineTimingUnclear } from "../canon/grpc.js";
 
 /**
  * gRPC: one message at once, a second 100 ms later, then (x-mode "ends") OK or (else)
- * silence with the stream open. JSON-RPC: a result 100 ms after the request. Prints both ports.
+ * silence with the stream open; or (x-mode "trailers-only") OK at once in one HEADERS frame. JSON-RPC: a result 100 ms after the request. Prints both ports.
  */
 const SERVER = `
 import http from "node:http";
@@ -23,6 +24,7 @@ const server = http2.createServer();
 server.on("stream", (stream, headers) => {
   stream.on("error", () => {});
   stream.resume();
+  if (headers["x-mode"] === "trailers-only") return stream.respond({ ":status": 200, "content-type": "application/grpc", "grpc-status": "0" }, { endStream: true });
   stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
   stream.write(frame([1]));
   setTimeout(() => {
@@ -64,11 +66,12 @@ function stall(ms: number): void {
 }
 
 /** A gRPC call during which the client stalls from 50 ms to 400 ms, past the server's second message at 100 ms. */
-function stalledCall(opts: { quietMs?: number; deadlineMs: number; mode?: "ends" }) {
+function stalledCall(opts: { quietMs?: number; deadlineMs: number; serverDeadlineMs?: number; mode?: "ends" | "trailers-only" }) {
   return stalled(
     target.call(CompactTxStreamer.method.getMempoolStream, create(EmptySchema), {
       deadlineMs: opts.deadlineMs,
       ...(opts.quietMs !== undefined ? { quietMs: opts.quietMs } : {}),
+      ...(opts.serverDeadlineMs !== undefined ? { serverDeadlineMs: opts.serverDeadlineMs } : {}),
       ...(opts.mode ? { headers: { "x-mode": opts.mode } } : {}),
     }),
   );
@@ -102,5 +105,22 @@ describe("a client that stalls while the answer arrives", () => {
     const obs = await stalled(rpc.call("getblockcount", [], { deadlineMs: 200 }));
     expect(obs.fault).toBeUndefined();
     expect([obs.httpStatus, Buffer.from(obs.body).toString()]).toEqual([200, '{"jsonrpc":"2.0","id":1,"result":7}']);
+  });
+
+  test("a deadline case's OK held across the stall is measured as blurred, and asked again", async () => {
+    // The server ends the stream 100 ms after its headers, inside a 200 ms deadline; read
+    // after the stall, it looks held ~390 ms, which alone would say PAST_DEADLINE.
+    const blurred = await stalledCall({ deadlineMs: 5000, serverDeadlineMs: 200, mode: "ends" });
+    expect([blurred.code, blurred.messageCount]).toEqual([GrpcCode.OK, 2]);
+    expect(blurred.timing.totalMs - blurred.timing.firstByteMs!).toBeGreaterThan(200);
+    expect(blurred.timing.stalledMs).toBeGreaterThanOrEqual(300);
+    expect(deadlineTimingUnclear(blurred, 200)).toBe(true);
+  });
+
+  test("a trailers-only OK has no hold to blur, and a call without a deadline is not watched", async () => {
+    const once = await stalledCall({ deadlineMs: 5000, serverDeadlineMs: 50, mode: "trailers-only" });
+    expect([once.code, once.timing.stalledMs]).toEqual([GrpcCode.OK, undefined]);
+    const plain = await stalledCall({ deadlineMs: 5000, mode: "ends" });
+    expect(plain.timing.stalledMs).toBeUndefined();
   });
 });
