@@ -34,6 +34,12 @@ export interface Answer {
    * deadline the case sent ("deadline").
    */
   endedBy?: "quiet" | "cancelled" | "deadline";
+  /**
+   * A deadline case asked again because zconform's own event loop stood still during the
+   * earlier calls (ms, one per earlier call): their timing could not tell whether the
+   * server held the stream past the deadline. This answer is the one judged.
+   */
+  askedAgain?: number[];
   /** The exact bytes as hex: one entry per gRPC message, or the JSON-RPC body; empty when elided. */
   hex: string[];
   /** For an answer above the inline size, instead of its bytes and decoded form. */

@@ -14,6 +14,10 @@ export const DEADLINE_ASKS_AGAIN = 2;
  */
 export async function askedClearly(call: () => Promise<GrpcCallObservation>, deadlineMs: number | undefined): Promise<GrpcCallObservation> {
   let obs = await call();
-  for (let again = 0; again < DEADLINE_ASKS_AGAIN && deadlineTimingUnclear(obs, deadlineMs); again++) obs = await call();
-  return obs;
+  const blurred: number[] = [];
+  while (blurred.length < DEADLINE_ASKS_AGAIN && deadlineTimingUnclear(obs, deadlineMs)) {
+    blurred.push(obs.timing.stalledMs ?? 0);
+    obs = await call();
+  }
+  return blurred.length > 0 ? { ...obs, askedAgain: blurred } : obs;
 }

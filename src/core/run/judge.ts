@@ -75,6 +75,7 @@ export function answerOf(
     ...(obs.timing.firstByteMs !== undefined ? { firstByteMs: Math.round(obs.timing.firstByteMs * 100) / 100 } : {}),
     ...(obs.fault ? { fault: boundStrings(obs.fault, keep) } : {}),
     ...(obs.transport === "grpc" && obs.endedBy ? { endedBy: obs.endedBy } : {}),
+    ...(obs.transport === "grpc" && obs.askedAgain ? { askedAgain: obs.askedAgain.map((ms) => Math.round(ms)) } : {}),
     ...(protocolVersion ? { protocolVersion } : {}),
   };
   if (obs.transport === "grpc" && canon.transport === "grpc") {

@@ -71,6 +71,12 @@ export interface GrpcObservation {
    * ended the call; `code` is CANCELLED likewise.
    */
   endedBy?: "quiet" | "cancelled" | "deadline";
+  /**
+   * A deadline case asked again: how long the client's event loop stood still (ms) in
+   * each earlier call, whose timing could not say whether the server held the stream past
+   * the deadline (run/deadline-ask.ts). This observation is the one judged.
+   */
+  askedAgain?: number[];
 }
 
 export interface JsonRpcObservation {
