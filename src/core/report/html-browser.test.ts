@@ -36,6 +36,9 @@ if (!available && inCi) {
   });
 }
 
+/** The build whose answers the report shows as asked again. */
+const ASKED_AGAIN = "zebrad-builtin";
+
 describeIf(available, `need chromium at ${CHROMIUM} (apt-get install chromium; CI=true fails without it)`)("HTML report in headless Chromium", () => {
   let dir: string;
   let context: BrowserContext;
@@ -51,7 +54,13 @@ describeIf(available, `need chromium at ${CHROMIUM} (apt-get install chromium; C
     });
     builds = run.config.builds.map((b) => b.name);
     const reporter = htmlReporter(join(dir, "report.html"), reportContext(run.ledger, run.config));
-    for (const e of run.events) reporter.onEvent(e);
+    // One build's GetBlock answers as a deadline case's answer asked again would be.
+    for (const e of run.events) {
+      if (e.type === "case-result" && e.result.method === "GetBlock") {
+        for (const a of e.result.answers) if (a.side === ASKED_AGAIN) a.askedAgain = [346];
+      }
+      reporter.onEvent(e);
+    }
     await reporter.finish();
     context = await chromium.launchPersistentContext(join(dir, "profile"), {
       executablePath: CHROMIUM,
@@ -149,6 +158,17 @@ describeIf(available, `need chromium at ${CHROMIUM} (apt-get install chromium; C
     const commands = await page.locator("#detail pre.command").allTextContents();
     expect(commands.some((c) => c.startsWith("grpcurl -plaintext") && c.includes("cash.z.wallet.sdk.rpc.CompactTxStreamer/GetBlock"))).toBe(true);
     expect(page.url()).toContain(`#case=${encodeURIComponent(id!)}`);
+  });
+
+  test("an answer asked again says how often and why", async () => {
+    const id = pageData(readFileSync(join(dir, "report.html"), "utf8")).cases.find(
+      (c) => c.method === "GetBlock" && c.answers.some((a) => a.side === ASKED_AGAIN),
+    )!.caseId;
+    await page.locator(`tr.case[data-id="${id}"]`).click();
+    await page.locator(`#detail .tabs button[data-build="${ASKED_AGAIN}"]`).click();
+    await expect(page.locator(`#detail .sides .shead[data-side="${ASKED_AGAIN}"]`).textContent()).resolves.toContain(
+      "asked 2\u00d7 (zconform stood still 346 ms before)",
+    );
   });
 
   test("a JSON-RPC case reproduces with curl, and its tab switches builds", async () => {

@@ -165,6 +165,8 @@ export const HTML_SCRIPT = String.raw`
     var err = answer.status !== "OK";
     var facts = [answer.count + " msg", answer.wireBytes + " B", answer.ms + " ms"];
     if (answer.protocolVersion) facts.push("protocol " + answer.protocolVersion);
+    // A deadline case whose earlier calls zconform's own stalled loop left unclear.
+    if (answer.askedAgain) facts.push("asked " + (answer.askedAgain.length + 1) + "\u00d7 (zconform stood still " + answer.askedAgain.join(", ") + " ms before)");
     var json = jsonOf(answer);
     return [
       h("div", { cls: k + " shead", "data-side": answer.side }, h("b", { text: title }), " ",
