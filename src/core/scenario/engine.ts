@@ -18,6 +18,7 @@ import type { ChainMover, TipId } from "./mover.js";
 import type { ActionRecord, BuildTime, CheckRecord, ScenarioRecord, StepRecord } from "./record.js";
 import type { Action, Check, Scenario, Step } from "./scenario.js";
 import { watchTips, type TipProbe, type TipWatch } from "./tip-watch.js";
+import { afterArrived } from "../targets/client-clock.js";
 
 export interface ScenarioEnv {
   protocol: Protocol;
@@ -245,7 +246,8 @@ async function act(step: Step, env: ScenarioEnv, run: Run): Promise<{ record: Ac
 /** A held call's end, or past the deadline the call cancelled and taken as the client's end: the server did not end it. */
 async function endWithin(call: HeldCall, deadline: number): Promise<{ call: HeldCall; obs: GrpcCallObservation; inTime: boolean }> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<"late">((r) => (timer = setTimeout(() => r("late"), Math.max(0, deadline - performance.now()))));
+  // Late only once the loop has read what arrived: after a stall, an end that came in time is not late.
+  const late = new Promise<"late">((r) => (timer = afterArrived(() => r("late"), Math.max(0, deadline - performance.now()))));
   const first = await Promise.race([call.ended, late]);
   clearTimeout(timer);
   if (first !== "late") return { call, obs: first, inTime: true };

@@ -3,6 +3,7 @@
 // tip only while it lags the node, every `probeMs`.
 
 import type { TipId } from "./mover.js";
+import { afterArrived } from "../targets/client-clock.js";
 
 export interface TipEvent extends TipId {
   kind: "block" | "reorg";
@@ -84,7 +85,8 @@ export function watchTips(builds: readonly string[], probe: TipProbe, probeMs: n
         const now = performance.now() - since;
         for (const b of builds) if (!reached.has(b) && !behind(b)) reached.set(b, Math.round(now));
         if (reached.size === builds.length || now >= deadlineMs) break;
-        await new Promise((r) => setTimeout(r, probeMs));
+        // The next look only once the loop has read what arrived: a tip probed in time counts.
+        await new Promise((r) => afterArrived(() => r(undefined), probeMs));
       }
       for (const b of builds) if (!reached.has(b)) reached.set(b, null);
       return reached;
