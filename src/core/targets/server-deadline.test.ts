@@ -10,6 +10,7 @@ import { outlivedDeadline } from "../canon/grpc.js";
 import { GrpcCode } from "./grpc-status.js";
 import { SERVER_DEADLINE_GRACE_MS } from "./grpc-stream.js";
 import { endWithStatus, rawFrame, respondGrpc, startRawServer, type TestServer } from "./test-servers.test-helper.js";
+import { stallLoop } from "../../../test/tools/stall.js";
 
 let server: TestServer;
 let target: GrpcTarget;
@@ -80,8 +81,7 @@ describe("a deadline the server is to enforce", () => {
     // A client whose loop is busy when the answer comes (a loaded machine) reads an OK the
     // server sent at once after the deadline has passed by its own clock.
     const pending = call("ok-at-once");
-    const until = performance.now() + 150;
-    while (performance.now() < until);
+    stallLoop(150);
     const atOnce = await pending;
     expect([atOnce.code, atOnce.timing.totalMs > 100]).toEqual([GrpcCode.OK, true]);
     expect(outlivedDeadline({ ...atOnce.timing, ms: atOnce.timing.totalMs, ok: true }, 100)).toBe(false);

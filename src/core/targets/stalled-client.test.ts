@@ -15,6 +15,8 @@ import { deadlineTimingUnclear } from "../canon/grpc.js";
 import { grpcTarget, type GrpcCallOptions, type GrpcTarget } from "./grpc.js";
 import { GrpcCode } from "./grpc-status.js";
 import { jsonRpcTarget, type JsonRpcTarget } from "./jsonrpc.js";
+import { waitFor } from "../../../test/tools/cli.js";
+import { stallLoop, stallUntil } from "../../../test/tools/stall.js";
 
 /**
  * gRPC: one message at once, a second 100 ms later, then (x-mode "ends") OK or (else)
@@ -85,10 +87,8 @@ const marked = (id: string, what: "got" | "sent") => existsSync(join(marks, `${i
  * way: the client's timers expire meanwhile, with the answer waiting in the socket.
  */
 function stallUntilSent(id: string, until: number): void {
-  const cap = performance.now() + 10_000;
-  while ((performance.now() < until || !marked(id, "sent")) && performance.now() < cap);
-  const end = performance.now() + 30;
-  while (performance.now() < end);
+  stallUntil(() => marked(id, "sent"), until, `the server to send ${id}'s answer`);
+  stallLoop(30);
 }
 
 /**
@@ -129,7 +129,7 @@ describe("a client that stalls while the answer arrives", () => {
     const id = `rpc-${++calls}`;
     const t0 = performance.now();
     const call = rpc.call("getblockcount", [], { deadlineMs: 1000, headers: { "x-id": id } });
-    while (!marked(id, "got")) await new Promise((resolve) => setTimeout(resolve, 2));
+    await waitFor(() => marked(id, "got"), 10_000, `the server to receive ${id}`);
     // Stalled outside the timers phase, as in a socket's callback.
     await new Promise((resolve) => setImmediate(resolve));
     stallUntilSent(id, t0 + 1050);
